@@ -1,0 +1,11 @@
+#include "apps.hpp"
+
+#include "stream/stream_app.hpp"
+
+namespace kmini {
+
+std::vector<AppSpec> registered_apps() {
+  return {stream::app_spec()};
+}
+
+}  // namespace kmini

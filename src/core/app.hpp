@@ -1,0 +1,109 @@
+// What an app is, to the core: a schema, a table of variants, and a setup function that returns
+// a Case whose phases (prepare, run, validate) the runner drives. An app never parses YAML,
+// prints, or sets up MPI; the core does.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/param.hpp"
+#include "core/params.hpp"
+
+namespace kmini {
+
+class Comm;
+struct DeviceInfo;
+
+// One row of an app's variant table, read by `kmini list`, the runner and the report alike.
+struct VariantSpec {
+  std::string name;
+  std::string doc;
+  // Bytes moved per repetition are weight x the app's unit of bytes (BabelStream's "weight":
+  // the arrays read or written once per element). 0 where no byte model applies.
+  double weight = 0.0;
+  bool baseline = false;  // speed-ups are quoted against this variant
+  // Position in the app's table; set by the registry, so a Case can index its own table.
+  std::size_t index = 0;
+};
+
+// The work one repetition did on one rank; rates are work over time.
+struct Work {
+  double bytes = 0.0;  // under the app's byte model
+  double flops = 0.0;
+  double items = 0.0;  // in the figure of merit's item unit, where it counts items
+};
+
+// The headline number of an app: a rate of one kind of work.
+struct FigureOfMerit {
+  enum class Quantity { bytes, flops, items };
+  std::string name;  // "bandwidth", "MFLOPS", ...
+  std::string unit;  // "GB/s"
+  Quantity quantity = Quantity::bytes;
+  double scale = 1.0e9;  // unit = quantity per second / scale
+};
+
+struct Validation {
+  enum class Status { pass, fail };
+  Status status = Status::fail;
+  std::string metric;  // what was compared: "max relative error vs analytic replay"
+  double value = 0.0;
+  double tolerance = 0.0;
+
+  // Passes when `value` is finite and at most `tolerance`.
+  static Validation within(std::string metric, double value, double tolerance);
+  bool passed() const { return status == Status::pass; }
+};
+
+// A further result worth reporting beside the figure of merit (a residual, an energy).
+struct Metric {
+  std::string name;
+  double value = 0.0;
+  std::string unit;
+};
+
+// What the core hands an app's setup.
+struct RunContext {
+  const Comm& comm;
+  const DeviceInfo& device;
+};
+
+// One configured problem (one point of a run), holding its data between phases.
+class Case {
+ public:
+  virtual ~Case() = default;
+  // Untimed: put the data in the state a variant's repetitions start from.
+  virtual void prepare(const VariantSpec& /*variant*/) {}
+  // One repetition. The runner fences before and after it and times it.
+  virtual Work run(const VariantSpec& variant) = 0;
+  // After the repetitions: compares this rank's result with the reference.
+  virtual Validation validate(const VariantSpec& variant) = 0;
+  virtual std::vector<Metric> metrics(const VariantSpec& /*variant*/) const { return {}; }
+};
+
+struct AppSpec {
+  std::string name;
+  std::string doc;
+  std::vector<ParamSpec> params;  // the registry puts the common ones (variant, ...) first
+  std::vector<VariantSpec> variants;
+  std::string byte_model;  // in words: what one unit of weight is
+  FigureOfMerit fom;
+  std::int64_t default_repetitions = 10;
+  std::vector<std::string> default_variants{"all"};
+
+  // Checks across parameters; rejects through Params::reject. May be empty.
+  std::function<void(const Params&)> check;
+  // Device memory one rank needs for a point, in bytes, estimated before allocating anything.
+  std::function<double(const Params&, const Comm&)> device_bytes;
+  std::function<std::unique_ptr<Case>(const Params&, const RunContext&)> setup;
+
+  const VariantSpec* find_variant(const std::string& name) const;
+  const VariantSpec* baseline() const;
+  std::vector<std::string> variant_names() const;
+  const ParamSpec* find_param(const std::string& name) const;
+  std::vector<std::string> param_names() const;
+};
+
+}  // namespace kmini

@@ -1,0 +1,21 @@
+// Writing a file so that it is either complete or absent: the content goes to a temporary file
+// in the same folder, which is then renamed over the target.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace kmini {
+
+// Calls `produce` to generate the whole content first; only then creates the temporary file,
+// writes, syncs and renames it. If `produce` throws, nothing is created and the exception
+// propagates; if writing fails, the temporary file is removed and RuntimeFailure is thrown.
+void write_file_atomically(const std::string& path,
+                           const std::function<void(std::ostream&)>& produce);
+
+// Throws InputError unless `path` can be written: its folder exists and is writable, and the
+// path is not itself a folder. Called before any run, so a long run never ends unable to write.
+void check_writable_path(const std::string& path, const std::string& what);
+
+}  // namespace kmini

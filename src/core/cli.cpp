@@ -1,0 +1,169 @@
+#include "core/cli.hpp"
+
+#include <charconv>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace kmini {
+
+std::string help_text() {
+  return R"(kmini: a Kokkos mini-application of GPU benchmarks and algorithm variants
+
+usage:
+  kmini run FILE [--set APP.KEY=VALUE]... [--report PATH] [--format yaml|json]
+                 [--ceiling-elements N]
+  kmini check FILE [--set APP.KEY=VALUE]...
+  kmini list [APP] [--markdown]
+  kmini --help | --version
+
+commands:
+  run     run every run of FILE (one run, or a suite with 'runs:'), print a table per run,
+          and write the report (default: kmini-<input>-<date>-<time>.yaml here)
+  check   validate FILE and the overrides without running anything
+  list    the apps, their parameters (type, default, range, doc) and their variants;
+          --markdown writes the same as the input reference
+
+options:
+  --set APP.KEY=VALUE     override a parameter of every run of APP (repeatable);
+                          VALUE is YAML: 5, float, [1, 10, 100]
+  --report PATH           where the report goes; written whole or not at all
+  --format yaml|json      the report's format (default yaml)
+  --ceiling-elements N    array length of the copy-bandwidth probe run at start;
+                          0 skips it (no % of ceiling is reported then)
+  --kokkos-...            passed to Kokkos (e.g. --kokkos-num-threads=8)
+
+Under mpirun each rank takes GPU (local rank mod visible GPUs); rank 0 prints and writes.
+
+exit status:
+  0  everything ran and validated     3  a result failed validation
+  2  bad input or usage               4  runtime failure (memory, MPI, device)
+)";
+}
+
+namespace {
+
+class ArgReader {
+ public:
+  explicit ArgReader(const std::vector<std::string>& args) : args_(args) {}
+  bool done() const { return next_ >= args_.size(); }
+  const std::string& take() { return args_[next_++]; }
+
+  // The value of `--flag VALUE` or `--flag=VALUE`; `arg` is the flag as taken.
+  std::string value_of(const std::string& arg, const std::string& flag) {
+    if (arg.size() > flag.size() && arg[flag.size()] == '=') return arg.substr(flag.size() + 1);
+    if (done()) throw InputError(flag + " needs a value (see kmini --help)");
+    return take();
+  }
+
+ private:
+  const std::vector<std::string>& args_;
+  std::size_t next_ = 0;
+};
+
+bool is_flag(const std::string& arg, const std::string& flag) {
+  return arg == flag || arg.rfind(flag + "=", 0) == 0;
+}
+
+std::int64_t parse_count(const std::string& text, const std::string& flag) {
+  std::int64_t value = -1;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size() || value < 0) {
+    throw InputError(flag + ": expected a non-negative integer, found " + quoted(text));
+  }
+  return value;
+}
+
+CliOptions::Command parse_command(const std::string& word) {
+  if (word == "run") return CliOptions::Command::run;
+  if (word == "check") return CliOptions::Command::check;
+  if (word == "list") return CliOptions::Command::list;
+  if (word == "help") return CliOptions::Command::help;
+  const std::vector<std::string> commands{"run", "check", "list", "help"};
+  std::string message = "unknown command " + quoted(word);
+  const std::string guess = closest_match(word, commands);
+  if (!guess.empty()) message += " (did you mean " + quoted(guess) + "?)";
+  throw InputError(message + "; allowed: run, check, list, --help, --version");
+}
+
+}  // namespace
+
+CliOptions parse_command_line(const std::vector<std::string>& args) {
+  CliOptions options;
+  std::vector<std::string> positional;
+  bool have_command = false;
+  ArgReader reader(args);
+  auto require = [&](bool allowed, const std::string& flag) {
+    if (!allowed) throw InputError(flag + " does not apply to this command (see kmini --help)");
+  };
+  using Command = CliOptions::Command;
+  while (!reader.done()) {
+    const std::string arg = reader.take();
+    if (arg.rfind("--kokkos-", 0) == 0) {
+      options.kokkos_args.push_back(arg);
+    } else if (arg == "--help" || arg == "-h") {
+      return CliOptions{};
+    } else if (arg == "--version") {
+      options.command = Command::version;
+      return options;
+    } else if (is_flag(arg, "--set")) {
+      options.overrides.push_back(reader.value_of(arg, "--set"));
+    } else if (is_flag(arg, "--report")) {
+      options.report_path = reader.value_of(arg, "--report");
+      if (options.report_path.empty()) throw InputError("--report needs a file name");
+    } else if (is_flag(arg, "--format")) {
+      const std::string format = reader.value_of(arg, "--format");
+      if (format == "yaml") {
+        options.format = ReportFormat::yaml;
+      } else if (format == "json") {
+        options.format = ReportFormat::json;
+      } else {
+        throw InputError("--format: expected yaml or json, found " + quoted(format));
+      }
+    } else if (is_flag(arg, "--ceiling-elements")) {
+      options.ceiling_elements =
+          parse_count(reader.value_of(arg, "--ceiling-elements"), "--ceiling-elements");
+    } else if (arg == "--markdown") {
+      options.markdown = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      throw InputError("unknown option " + quoted(arg) + " (see kmini --help)");
+    } else if (!have_command) {
+      options.command = parse_command(arg);
+      have_command = true;
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  if (!have_command) throw InputError("no command given; try kmini --help");
+
+  const bool runs_input = options.command == Command::run || options.command == Command::check;
+  require(runs_input || options.overrides.empty(), "--set");
+  require(options.command == Command::run || options.report_path.empty(), "--report");
+  require(options.command == Command::run || options.ceiling_elements < 0, "--ceiling-elements");
+  require(options.command == Command::list || !options.markdown, "--markdown");
+
+  switch (options.command) {
+    case Command::run:
+    case Command::check:
+      if (positional.empty()) throw InputError("missing the input FILE (see kmini --help)");
+      if (positional.size() > 1) {
+        throw InputError("one input FILE expected, found " + std::to_string(positional.size()) +
+                         " (" + join_words(positional, ", ") + "); a suite lists several runs");
+      }
+      options.input = positional.front();
+      break;
+    case Command::list:
+      if (positional.size() > 1) throw InputError("kmini list takes at most one APP");
+      if (!positional.empty()) options.list_app = positional.front();
+      break;
+    case Command::help:
+    case Command::version:
+      if (!positional.empty()) {
+        throw InputError("unexpected argument " + quoted(positional.front()));
+      }
+      break;
+  }
+  return options;
+}
+
+}  // namespace kmini

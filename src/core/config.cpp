@@ -1,0 +1,388 @@
+#include "core/config.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "core/yaml_value.hpp"
+
+namespace kmini {
+
+namespace fs = std::filesystem;
+
+Override parse_override(const std::string& text) {
+  const std::string where = "--set " + quoted(text);
+  const auto equals = text.find('=');
+  if (equals == std::string::npos) {
+    throw InputError(where + ": expected app.key=value (no '=' found)");
+  }
+  const std::string target = text.substr(0, equals);
+  const auto dot = target.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == target.size()) {
+    throw InputError(where + ": expected app.key=value, found no app name before the key");
+  }
+  return Override{text, target.substr(0, dot), target.substr(dot + 1), text.substr(equals + 1)};
+}
+
+namespace {
+
+const std::vector<std::string> kSuiteKeys{"runs", "name", "description"};
+
+class InputParser {
+ public:
+  InputParser(std::string origin, std::string base_dir, const AppRegistry& registry)
+      : origin_(std::move(origin)), base_dir_(std::move(base_dir)), registry_(registry) {}
+
+  Input parse(const std::string& text) {
+    std::vector<YAML::Node> documents;
+    try {
+      documents = YAML::LoadAll(text);
+    } catch (const YAML::Exception& e) {
+      SourceMark mark{origin_, e.mark.line + 1, e.mark.column + 1};
+      throw InputError(mark.str() + ": malformed YAML: " + e.msg);
+    }
+    if (documents.empty() || documents.front().IsNull()) {
+      throw InputError(origin_ +
+                       ": the input is empty; expected a mapping with 'app:' (one run) "
+                       "or 'runs:' (a suite)");
+    }
+    if (documents.size() > 1) {
+      throw InputError(at(documents[1]).str() +
+                       ": the input holds more than one YAML document; expected one");
+    }
+    const YAML::Node& root = documents.front();
+    if (!root.IsMap()) {
+      throw InputError(at(root).str() +
+                       ": expected a mapping with 'app:' (one run) or 'runs:' "
+                       "(a suite), found " +
+                       describe_node(root));
+    }
+    Input input;
+    input.name = fs::path(origin_).stem().string();
+    const bool has_runs = static_cast<bool>(root["runs"]);
+    const bool has_app = static_cast<bool>(root["app"]);
+    if (has_runs && has_app) {
+      throw InputError(at(root).str() +
+                       ": a mapping has either 'app:' (one run) or 'runs:' (a "
+                       "suite), not both");
+    }
+    if (has_runs) {
+      parse_suite(root, input);
+    } else if (has_app) {
+      input.runs.push_back(parse_run(root, ""));
+    } else {
+      std::string message =
+          at(root).str() + ": expected a mapping with 'app:' (one run) or 'runs:' (a suite)";
+      const auto keys = keys_of(root);
+      for (const auto& key : keys) {
+        const std::string guess = closest_match(key, {"app", "runs"});
+        if (!guess.empty()) {
+          message += "; found " + quoted(key) + " (did you mean " + quoted(guess) + "?)";
+          break;
+        }
+      }
+      throw InputError(message);
+    }
+    return input;
+  }
+
+ private:
+  SourceMark at(const YAML::Node& node) const {
+    return SourceMark{origin_, node.Mark().line + 1, node.Mark().column + 1};
+  }
+
+  // The mapping's keys, rejecting non-scalar and duplicate ones.
+  std::vector<std::string> keys_of(const YAML::Node& map, const std::string& key_path = "") const {
+    std::vector<std::string> keys;
+    std::set<std::string> seen;
+    for (const auto& entry : map) {
+      const YAML::Node& key = entry.first;
+      if (!key.IsScalar()) {
+        throw InputError(at(key).str() + ": " + (key_path.empty() ? "" : key_path + ": ") +
+                         "expected a key name, found " + describe_node(key));
+      }
+      if (!seen.insert(key.Scalar()).second) {
+        throw InputError(at(key).str() + ": " + join_key(key_path, key.Scalar()) +
+                         ": duplicate key");
+      }
+      keys.push_back(key.Scalar());
+    }
+    return keys;
+  }
+
+  static std::string join_key(const std::string& prefix, const std::string& key) {
+    return prefix.empty() ? key : prefix + "." + key;
+  }
+
+  [[noreturn]] void unknown_key(const YAML::Node& key_node, const std::string& key_path,
+                                const std::string& what,
+                                const std::vector<std::string>& allowed) const {
+    std::string message = at(key_node).str() + ": " + join_key(key_path, key_node.Scalar()) +
+                          ": unknown key for " + what;
+    const std::string guess = closest_match(key_node.Scalar(), allowed);
+    if (!guess.empty()) message += " (did you mean " + quoted(guess) + "?)";
+    message += "; allowed: " + join_words(allowed, ", ");
+    throw InputError(message);
+  }
+
+  void parse_suite(const YAML::Node& root, Input& input) {
+    input.suite = true;
+    keys_of(root);
+    for (const auto& entry : root) {
+      const std::string key = entry.first.Scalar();
+      const YAML::Node& value = entry.second;
+      if (key == "runs") continue;
+      if (key != "name" && key != "description")
+        unknown_key(entry.first, "", "a suite", kSuiteKeys);
+      if (!value.IsScalar()) {
+        throw InputError(at(value).str() + ": " + key + ": expected a string, found " +
+                         describe_node(value));
+      }
+      (key == "name" ? input.name : input.description) = value.Scalar();
+    }
+    const YAML::Node runs = root["runs"];
+    if (!runs.IsSequence() || runs.size() == 0) {
+      throw InputError(at(runs).str() +
+                       ": runs: expected a list of runs (mappings with 'app:'), "
+                       "found " +
+                       (runs.IsSequence() ? "an empty list" : describe_node(runs)));
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const std::string key_path = "runs[" + std::to_string(i) + "]";
+      const YAML::Node run = runs[i];
+      if (!run.IsMap()) {
+        throw InputError(at(run).str() + ": " + key_path +
+                         ": expected a mapping with 'app:', found " + describe_node(run));
+      }
+      input.runs.push_back(parse_run(run, key_path));
+    }
+  }
+
+  const AppSpec& find_app(const YAML::Node& run, const std::string& key_path) const {
+    const YAML::Node app = run["app"];
+    const std::string app_path = join_key(key_path, "app");
+    if (!app) {
+      throw InputError(at(run).str() + ": " + key_path +
+                       ": missing 'app:'; allowed: " + join_words(registry_.names(), ", "));
+    }
+    if (!app.IsScalar()) {
+      throw InputError(at(app).str() + ": " + app_path + ": expected an app name, found " +
+                       describe_node(app));
+    }
+    const AppSpec* spec = registry_.find(app.Scalar());
+    if (spec == nullptr) {
+      std::string message =
+          at(app).str() + ": " + app_path + ": unknown app " + quoted(app.Scalar());
+      const std::string guess = closest_match(app.Scalar(), registry_.names());
+      if (!guess.empty()) message += " (did you mean " + quoted(guess) + "?)";
+      throw InputError(message + "; allowed: " + join_words(registry_.names(), ", "));
+    }
+    return *spec;
+  }
+
+  RunSpec parse_run(const YAML::Node& run, const std::string& key_path) {
+    RunSpec spec;
+    spec.app = &find_app(run, key_path);
+    spec.key_path = key_path;
+    spec.mark = at(run);
+    for (const auto& param : spec.app->params) {
+      spec.settings[param.name] = Setting{param.default_value, spec.mark, false};
+    }
+    keys_of(run, key_path);
+    for (const auto& entry : run) {
+      const std::string key = entry.first.Scalar();
+      if (key == "app") continue;
+      const ParamSpec* param = spec.app->find_param(key);
+      if (param == nullptr) {
+        auto allowed = spec.app->param_names();
+        allowed.insert(allowed.begin(), "app");
+        unknown_key(entry.first, key_path, "app " + spec.app->name, allowed);
+      }
+      const NodeContext where{origin_, true, join_key(key_path, key), base_dir_};
+      assign(spec, *param, parse_setting(entry.second, *param, where), where.mark_of(entry.second));
+    }
+    return spec;
+  }
+
+ public:
+  static void assign(RunSpec& run, const ParamSpec& param, std::vector<Value> values,
+                     const SourceMark& mark) {
+    run.settings[param.name] = Setting{values.front(), mark, true};
+    auto& sweeps = run.sweeps;
+    for (auto it = sweeps.begin(); it != sweeps.end(); ++it) {
+      if (it->first == param.name) {
+        sweeps.erase(it);
+        break;
+      }
+    }
+    if (values.size() > 1) {
+      // Keep sweeps in schema order, so points enumerate the same way whatever the key order.
+      auto position = sweeps.begin();
+      for (const auto& p : run.app->params) {
+        if (p.name == param.name) break;
+        if (position != sweeps.end() && position->first == p.name) ++position;
+      }
+      sweeps.insert(position, {param.name, std::move(values)});
+    }
+  }
+
+ private:
+  std::string origin_;
+  std::string base_dir_;
+  const AppRegistry& registry_;
+};
+
+void apply_override(Input& input, const Override& override_, const AppRegistry& registry) {
+  const std::string where = "--set " + quoted(override_.text);
+  std::vector<RunSpec*> targets;
+  std::vector<std::string> apps_in_input;
+  for (auto& run : input.runs) {
+    if (run.app->name == override_.app) targets.push_back(&run);
+    apps_in_input.push_back(run.app->name);
+  }
+  if (targets.empty()) {
+    std::string message = where + ": the input has no run of app " + quoted(override_.app);
+    if (registry.find(override_.app) == nullptr) {
+      message = where + ": unknown app " + quoted(override_.app);
+      const std::string guess = closest_match(override_.app, registry.names());
+      if (!guess.empty()) message += " (did you mean " + quoted(guess) + "?)";
+    }
+    throw InputError(message + "; the input has: " + join_words(apps_in_input, ", "));
+  }
+  const AppSpec& app = *targets.front()->app;
+  const ParamSpec* param = app.find_param(override_.key);
+  if (param == nullptr) {
+    std::string message = where + ": " + override_.key + ": unknown key for app " + app.name;
+    const std::string guess = closest_match(override_.key, app.param_names());
+    if (!guess.empty()) message += " (did you mean " + quoted(guess) + "?)";
+    throw InputError(message + "; allowed: " + join_words(app.param_names(), ", "));
+  }
+  YAML::Node node;
+  try {
+    node = YAML::Load(override_.value);
+  } catch (const YAML::Exception& e) {
+    throw InputError(where + ": malformed value: " + e.msg);
+  }
+  const NodeContext context{where, false, override_.app + "." + override_.key,
+                            fs::current_path().string()};
+  const auto values = parse_setting(node, *param, context);
+  for (RunSpec* run : targets) {
+    InputParser::assign(*run, *param, values, SourceMark{where});
+  }
+}
+
+std::string read_input_file(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (!fs::exists(status)) {
+    throw InputError("cannot read input " + quoted(path) + ": no such file");
+  }
+  if (fs::is_directory(status)) {
+    throw InputError("cannot read input " + quoted(path) + ": it is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError("cannot read input " + quoted(path) + ": " + std::strerror(errno));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError("cannot read input " + quoted(path) + ": read error");
+  return text.str();
+}
+
+}  // namespace
+
+std::vector<Params> RunSpec::points() const {
+  std::vector<std::map<std::string, Setting>> combos{settings};
+  for (const auto& [name, values] : sweeps) {
+    std::vector<std::map<std::string, Setting>> next;
+    for (const auto& combo : combos) {
+      for (const auto& value : values) {
+        auto point = combo;
+        point[name].value = value;
+        next.push_back(std::move(point));
+      }
+    }
+    combos = std::move(next);
+  }
+  std::vector<Params> out;
+  for (auto& combo : combos)
+    out.emplace_back(app->name, key_path, std::move(combo));
+  return out;
+}
+
+std::vector<const VariantSpec*> RunSpec::variants() const {
+  const auto& names = std::get<std::vector<std::string>>(settings.at(kVariantKey).value);
+  std::vector<const VariantSpec*> out;
+  auto add = [&out](const VariantSpec* v) {
+    for (const auto* existing : out) {
+      if (existing == v) return;
+    }
+    out.push_back(v);
+  };
+  for (const auto& name : names) {
+    if (name == kAllVariants) {
+      for (const auto& v : app->variants)
+        add(&v);
+    } else {
+      add(app->find_variant(name));
+    }
+  }
+  return out;
+}
+
+Value RunSpec::echoed(const std::string& name) const {
+  for (const auto& [swept, values] : sweeps) {
+    if (swept != name) continue;
+    // Values of one parameter share one type; rebuild the list the user wrote.
+    std::vector<std::int64_t> integers;
+    std::vector<double> reals;
+    std::vector<std::string> words;
+    for (const auto& v : values) {
+      if (const auto* i = std::get_if<std::int64_t>(&v)) integers.push_back(*i);
+      if (const auto* d = std::get_if<double>(&v)) reals.push_back(*d);
+      if (const auto* s = std::get_if<std::string>(&v)) words.push_back(*s);
+    }
+    if (!integers.empty()) return integers;
+    if (!reals.empty()) return reals;
+    return words;
+  }
+  return settings.at(name).value;
+}
+
+std::string RunSpec::label() const {
+  const auto& label = std::get<std::string>(settings.at(kLabelKey).value);
+  return label.empty() ? app->name : label;
+}
+
+Input load_input_text(const std::string& text, const std::string& origin,
+                      const std::string& base_dir, const std::vector<Override>& overrides,
+                      const AppRegistry& registry) {
+  InputParser parser(origin, base_dir, registry);
+  Input input = parser.parse(text);
+  input.path = origin;
+  for (const auto& override_ : overrides)
+    apply_override(input, override_, registry);
+  for (const auto& run : input.runs) {
+    if (!run.app->check) continue;
+    for (const auto& point : run.points())
+      run.app->check(point);
+  }
+  return input;
+}
+
+Input load_input(const std::string& path, const std::vector<Override>& overrides,
+                 const AppRegistry& registry) {
+  const std::string text = read_input_file(path);
+  const std::string base_dir = fs::absolute(fs::path(path)).parent_path().string();
+  return load_input_text(text, path, base_dir, overrides, registry);
+}
+
+}  // namespace kmini

@@ -1,0 +1,66 @@
+// YAML input -> checked runs. Everything a user can get wrong in an input is caught here, before
+// anything runs, with file:line:column, the key path, what was expected and what was found.
+//
+// An input is either one run, a mapping with `app: NAME` and that app's parameters, or a suite,
+// a mapping with `runs:`, a list of such runs (and optionally `name:` and `description:`).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/app.hpp"
+#include "core/params.hpp"
+#include "core/registry.hpp"
+
+namespace kmini {
+
+// One `--set app.key=value`.
+struct Override {
+  std::string text;  // as given, for messages
+  std::string app;
+  std::string key;
+  std::string value;  // YAML text
+};
+
+// Splits "app.key=value"; throws InputError when it is not of that shape.
+Override parse_override(const std::string& text);
+
+// One entry of an input, checked and with defaults filled in.
+struct RunSpec {
+  const AppSpec* app = nullptr;
+  std::string key_path;  // "runs[2]", or "" for a single-run file
+  SourceMark mark;       // where the run's mapping starts
+  std::map<std::string, Setting> settings;
+  // Parameters given as lists to sweep, in schema order, each with two or more values.
+  std::vector<std::pair<std::string, std::vector<Value>>> sweeps;
+
+  // The cartesian product of the sweeps (one point when nothing is swept).
+  std::vector<Params> points() const;
+  // The variants to run, in the app's table order for 'all', else in the order given.
+  std::vector<const VariantSpec*> variants() const;
+  // The value as the user wrote it: the list for a swept parameter.
+  Value echoed(const std::string& name) const;
+  std::string label() const;  // the run's label, or its app name
+};
+
+struct Input {
+  std::string path;
+  std::string name;  // the suite's `name:`, else the file's stem
+  std::string description;
+  bool suite = false;
+  std::vector<RunSpec> runs;
+};
+
+// Reads, parses and checks an input file, applies overrides, and runs each app's own checks.
+// Throws InputError on any problem.
+Input load_input(const std::string& path, const std::vector<Override>& overrides,
+                 const AppRegistry& registry);
+
+// The same for YAML text; `origin` names it in messages, relative paths resolve against
+// `base_dir`.
+Input load_input_text(const std::string& text, const std::string& origin,
+                      const std::string& base_dir, const std::vector<Override>& overrides,
+                      const AppRegistry& registry);
+
+}  // namespace kmini

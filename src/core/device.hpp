@@ -1,0 +1,31 @@
+// What this rank runs on: the GPU it was given, or the host.
+#pragma once
+
+#include <string>
+
+namespace kmini {
+
+struct DeviceInfo {
+  std::string execution_space;  // Kokkos' default execution space: "Cuda", "OpenMP", ...
+  std::string name;             // "NVIDIA H100 80GB HBM3", or the CPU's model name
+  int id = -1;                  // GPU ordinal on this node; -1 on host backends
+  std::string uuid;             // identifies the physical GPU across processes
+  std::string pci_bus_id;       // "0000:19:00.0"
+  double memory_bytes = 0.0;    // total device (or host) memory
+  int concurrency = 0;          // Kokkos' concurrency of the default execution space
+  bool is_gpu() const { return id >= 0; }
+};
+
+// GPUs this process can see (CUDA_VISIBLE_DEVICES applies); 0 on builds without CUDA.
+int visible_gpu_count();
+
+// The device Kokkos runs on; call after Kokkos is initialised.
+DeviceInfo describe_device();
+
+// Memory free right now where the default execution space allocates.
+double free_device_bytes();
+
+// This machine's name.
+std::string host_name();
+
+}  // namespace kmini

@@ -1,0 +1,60 @@
+// The checked parameter values of one run point, as an app sees them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/param.hpp"
+#include "core/source_mark.hpp"
+
+namespace kmini {
+
+// One parameter's value with where it came from.
+struct Setting {
+  Value value;
+  SourceMark mark;     // where the user set it; the run's own position for defaults
+  bool given = false;  // set by the input or --set rather than defaulted
+};
+
+class Params {
+ public:
+  Params() = default;
+  // `key_path` prefixes keys in error messages: "runs[2]" for the third run of a suite.
+  Params(std::string app, std::string key_path, std::map<std::string, Setting> settings);
+
+  const std::string& app() const { return app_; }
+
+  bool boolean(const std::string& name) const;
+  std::int64_t integer(const std::string& name) const;
+  double real(const std::string& name) const;
+  const std::string& string(const std::string& name) const;  // string, choice and path
+  const std::vector<std::int64_t>& integers(const std::string& name) const;
+  const std::vector<double>& reals(const std::string& name) const;
+  const std::vector<std::string>& strings(const std::string& name) const;
+  const RealMatrix& matrix(const std::string& name) const;
+
+  bool has(const std::string& name) const;    // a value is set (defaults count)
+  bool given(const std::string& name) const;  // the user set it
+  const Value& value(const std::string& name) const;
+  const SourceMark& mark(const std::string& name) const;
+  const std::map<std::string, Setting>& settings() const { return settings_; }
+
+  // "runs[2].elements", or "elements" for a single-run file.
+  std::string key_path(const std::string& name) const;
+
+  // For an app's cross-parameter checks: throws InputError naming where `name` was set.
+  [[noreturn]] void reject(const std::string& name, const std::string& message) const;
+
+ private:
+  const Setting& setting(const std::string& name) const;
+  template <class T>
+  const T& get(const std::string& name) const;
+
+  std::string app_;
+  std::string key_path_;
+  std::map<std::string, Setting> settings_;
+};
+
+}  // namespace kmini

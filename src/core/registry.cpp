@@ -1,0 +1,79 @@
+#include "core/registry.hpp"
+
+#include <set>
+#include <stdexcept>
+
+namespace kmini {
+
+namespace {
+
+std::vector<ParamSpec> common_params(const AppSpec& app) {
+  std::vector<std::string> choices = app.variant_names();
+  choices.push_back(kAllVariants);
+  return {
+      ParamSpec::string_list(kVariantKey, app.default_variants, choices,
+                             "variants to run, side by side; 'all' runs every one"),
+      ParamSpec::integer(kRepetitionsKey, app.default_repetitions,
+                         "timed repetitions per variant; statistics are over these")
+          .range(1, 100000),
+      ParamSpec::integer(kWarmupKey, 1, "untimed repetitions before the timed ones").range(0, 1000),
+      ParamSpec::string(kLabelKey, "", "a name for this run in tables and reports"),
+  };
+}
+
+void check_spec(const AppSpec& app) {
+  auto fail = [&](const std::string& what) {
+    throw std::logic_error("app spec '" + app.name + "': " + what);
+  };
+  if (app.name.empty()) fail("no name");
+  if (app.variants.empty()) fail("no variants");
+  if (!app.setup) fail("no setup function");
+  int baselines = 0;
+  std::set<std::string> variant_names;
+  for (const auto& v : app.variants) {
+    if (!variant_names.insert(v.name).second) fail("variant '" + v.name + "' twice");
+    if (v.name == kAllVariants) fail("a variant may not be called 'all'");
+    baselines += v.baseline ? 1 : 0;
+  }
+  if (baselines != 1) fail("needs exactly one baseline variant");
+  std::set<std::string> param_names{kVariantKey, kRepetitionsKey, kWarmupKey, kLabelKey, "app"};
+  for (const auto& p : app.params) {
+    if (!param_names.insert(p.name).second) fail("parameter '" + p.name + "' clashes");
+    if (p.sweep && (p.is_list() || p.type == ParamType::boolean)) {
+      fail("parameter '" + p.name + "' cannot be swept: only numbers and words can");
+    }
+  }
+}
+
+}  // namespace
+
+AppRegistry::AppRegistry(std::vector<AppSpec> apps) : apps_(std::move(apps)) {
+  std::set<std::string> names;
+  for (auto& app : apps_) {
+    check_spec(app);
+    if (!names.insert(app.name).second) {
+      throw std::logic_error("two apps are called '" + app.name + "'");
+    }
+    for (std::size_t i = 0; i < app.variants.size(); ++i)
+      app.variants[i].index = i;
+    auto params = common_params(app);
+    params.insert(params.end(), app.params.begin(), app.params.end());
+    app.params = std::move(params);
+  }
+}
+
+const AppSpec* AppRegistry::find(const std::string& name) const {
+  for (const auto& app : apps_) {
+    if (app.name == name) return &app;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> AppRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& app : apps_)
+    out.push_back(app.name);
+  return out;
+}
+
+}  // namespace kmini

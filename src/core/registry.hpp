@@ -1,0 +1,32 @@
+// The apps kmini knows, by name. main.cpp fills it from src/apps.hpp; nothing else lists apps.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/app.hpp"
+
+namespace kmini {
+
+// Parameters every app has; the registry puts them in front of the app's own.
+inline constexpr const char* kVariantKey = "variant";
+inline constexpr const char* kRepetitionsKey = "repetitions";
+inline constexpr const char* kWarmupKey = "warmup";
+inline constexpr const char* kLabelKey = "label";
+inline constexpr const char* kAllVariants = "all";
+
+class AppRegistry {
+ public:
+  // Checks each spec (unique names, one baseline, no clash with the common parameters) and
+  // adds the common parameters. A bad spec is a programming error: std::logic_error.
+  explicit AppRegistry(std::vector<AppSpec> apps);
+
+  const AppSpec* find(const std::string& name) const;
+  const std::vector<AppSpec>& apps() const { return apps_; }
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<AppSpec> apps_;
+};
+
+}  // namespace kmini

@@ -1,0 +1,44 @@
+// The report: one document per invocation, built as a Tree and written whole by rank 0.
+//   meta      what ran where: kmini, build, Kokkos, device, MPI placement, host, date, command
+//   ceilings  the copy bandwidth measured at start
+//   runs[]    the input echoed, and per point and variant: times, work, figure of merit,
+//             GB/s and % of ceiling where bytes are counted, speed-up, validation
+//   summary   counts and one VALID/INVALID line
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/runner.hpp"
+#include "core/tree.hpp"
+
+namespace kmini {
+
+class Comm;
+struct DeviceInfo;
+struct NodePlacement;
+struct Input;
+
+// Collective: gathers every rank's host and device.
+Tree meta_section(const Comm& comm, const DeviceInfo& device, const NodePlacement& placement,
+                  const std::string& command_line, const Input& input);
+
+Tree run_section(const RunResult& run);
+
+struct Summary {
+  int results = 0;
+  int passed = 0;
+  int failed = 0;
+  int run_errors = 0;
+  bool valid() const { return results > 0 && failed == 0 && run_errors == 0; }
+  // "VALID: 8 of 8 results passed validation" in the style of HPCG's closing line.
+  std::string line() const;
+  Tree to_tree() const;
+};
+
+Summary summarize(const std::vector<RunResult>& runs);
+
+// "2026-11-22T10:31:05Z"
+std::string utc_timestamp();
+
+}  // namespace kmini

@@ -1,0 +1,61 @@
+#include "core/results_table.hpp"
+
+#include "core/table.hpp"
+#include "core/text.hpp"
+
+namespace kmini {
+
+namespace {
+
+std::string milliseconds(double seconds) {
+  return format_significant(seconds * 1.0e3, 4);
+}
+
+std::string optional_cell(const std::optional<double>& value, int digits) {
+  return value ? format_significant(*value, digits) : "-";
+}
+
+std::string validation_cell(const Validation& v) {
+  return std::string(v.passed() ? "PASS" : "FAIL") + " (" + format_significant(v.value, 3) +
+         " <= " + format_significant(v.tolerance, 3) + ")";
+}
+
+}  // namespace
+
+void print_run_heading(std::ostream& out, const RunSpec& run) {
+  out << "== " << run.label();
+  if (run.label() != run.app->name) out << " (" << run.app->name << ")";
+  out << "  [" << run.mark.str() << "]\n";
+}
+
+void print_point(std::ostream& out, const RunSpec& run, const std::vector<VariantResult>& point) {
+  if (point.empty()) return;
+  const auto& point_text = describe_point(point.front().point);
+  if (!point_text.empty()) out << "-- " << point_text << "\n";
+  const FigureOfMerit& fom = run.app->fom;
+  const bool bandwidth_is_fom = fom.quantity == FigureOfMerit::Quantity::bytes;
+  std::vector<std::string> headers{"variant", "reps",   "median ms",
+                                   "min ms",  "max ms", fom.name + " " + fom.unit};
+  if (!bandwidth_is_fom) headers.push_back("GB/s");
+  headers.insert(headers.end(), {"% ceiling", "speed-up", "validation"});
+  Table table(headers);
+  for (const auto& r : point) {
+    std::vector<std::string> row{
+        r.variant->name,          std::to_string(r.time.count), milliseconds(r.time.median),
+        milliseconds(r.time.min), milliseconds(r.time.max),     format_significant(r.fom, 4)};
+    if (!bandwidth_is_fom) row.push_back(optional_cell(r.bandwidth_gbps, 4));
+    row.insert(row.end(), {optional_cell(r.percent_of_ceiling, 3), optional_cell(r.speedup, 3),
+                           validation_cell(r.validation)});
+    table.add_row(row);
+  }
+  table.print(out);
+  for (const auto& r : point) {
+    for (const auto& m : r.metrics) {
+      out << "   " << r.variant->name << ": " << m.name << " = " << format_number(m.value)
+          << (m.unit.empty() ? "" : " " + m.unit) << "\n";
+    }
+  }
+  out << "\n";
+}
+
+}  // namespace kmini

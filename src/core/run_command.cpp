@@ -1,0 +1,190 @@
+#include "core/run_command.hpp"
+
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "core/atomic_file.hpp"
+#include "core/ceiling.hpp"
+#include "core/comm.hpp"
+#include "core/config.hpp"
+#include "core/device.hpp"
+#include "core/error.hpp"
+#include "core/report.hpp"
+#include "core/results_table.hpp"
+#include "core/runner.hpp"
+#include "core/session.hpp"
+#include "core/text.hpp"
+
+namespace kmini {
+
+namespace {
+
+std::vector<Override> parse_overrides(const CliOptions& options) {
+  std::vector<Override> overrides;
+  for (const auto& text : options.overrides)
+    overrides.push_back(parse_override(text));
+  return overrides;
+}
+
+std::string default_report_path(const Input& input, ReportFormat format) {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &local);
+  const std::string extension = format == ReportFormat::json ? ".json" : ".yaml";
+  const std::string stem = "kmini-" + input.name + "-" + stamp;
+  std::string path = stem + extension;
+  for (int n = 2; std::filesystem::exists(path); ++n) {
+    path = stem + "-" + std::to_string(n) + extension;
+  }
+  return path;
+}
+
+// Runs `check` on the root only and makes its InputError every rank's, so that no rank goes on
+// into a collective the others have left.
+template <class Check>
+void root_check(const Comm& comm, Check check) {
+  std::string problem;
+  if (comm.is_root()) {
+    try {
+      check();
+    } catch (const InputError& e) {
+      problem = e.what();
+    }
+  }
+  problem = comm.broadcast(problem);
+  if (!problem.empty()) throw InputError(problem);
+}
+
+void print_header(std::ostream& out, const Comm& comm, const DeviceInfo& device,
+                  const NodePlacement& placement, const Input& input) {
+  out << "kmini: " << input.runs.size() << " run(s) from " << input.path << " on " << comm.size()
+      << " rank(s); rank 0: " << device.execution_space << " on " << device.name;
+  if (device.is_gpu()) out << " (GPU " << device.id << " of " << placement.visible_gpus << ")";
+  out << ", " << format_bytes(device.memory_bytes) << "\n";
+}
+
+void print_ceiling(std::ostream& out, const Ceiling& ceiling) {
+  if (!ceiling.measured) {
+    out << "copy ceiling: not measured, " << ceiling.reason << "\n\n";
+    return;
+  }
+  out << "copy ceiling: " << format_significant(ceiling.gbps, 4) << " GB/s (stream copy, "
+      << ceiling.elements << " doubles per rank, best of " << ceiling.repetitions << ", "
+      << (ceiling.validation.passed() ? "PASS" : "FAIL") << ")\n\n";
+}
+
+int exit_status(const Summary& summary) {
+  if (summary.run_errors > 0) return static_cast<int>(ExitCode::runtime_failure);
+  if (!summary.valid()) return static_cast<int>(ExitCode::validation_failed);
+  return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace
+
+int check_command(const CliOptions& options, const AppRegistry& registry) {
+  const Input input = load_input(options.input, parse_overrides(options), registry);
+  std::size_t points = 0;
+  for (const auto& run : input.runs)
+    points += run.points().size();
+  std::cout << input.path << ": OK, " << input.runs.size() << " run(s), " << points
+            << " point(s)\n";
+  return static_cast<int>(ExitCode::ok);
+}
+
+int run_command(const CliOptions& options, const AppRegistry& registry, int& argc, char**& argv,
+                const std::string& command_line) {
+  MpiSession mpi(argc, argv);
+  const Comm world = Comm::world();
+  std::ostringstream discard;
+  std::ostream& out = world.is_root() ? std::cout : discard;
+
+  try {
+    const Input input = load_input(options.input, parse_overrides(options), registry);
+    const std::string report_path =
+        world.broadcast(options.report_path.empty() ? default_report_path(input, options.format)
+                                                    : options.report_path);
+    root_check(world, [&] { check_writable_path(report_path, "--report"); });
+
+    const NodePlacement placement = place_on_node(world);
+    KokkosSession kokkos(options.kokkos_args, placement);
+    // Everything holding Kokkos memory lives in this scope, inside the Kokkos session.
+    {
+      const DeviceInfo device = describe_device();
+      print_header(out, world, device, placement, input);
+      const Runner probe_runner(world, device, 0.0);
+      for (const auto& run : input.runs)
+        probe_runner.check_memory(run);
+
+      const std::int64_t probe_elements =
+          options.ceiling_elements >= 0
+              ? options.ceiling_elements
+              : static_cast<std::int64_t>(world.min(
+                    static_cast<double>(default_ceiling_elements(device, free_device_bytes()))));
+      const Ceiling ceiling =
+          measure_copy_ceiling(registry, probe_runner, probe_elements, world.size());
+      print_ceiling(out, ceiling);
+
+      const Runner runner(world, device, ceiling.gbps);
+      std::vector<RunResult> results;
+      for (const auto& run : input.runs) {
+        print_run_heading(out, run);
+        try {
+          results.push_back(runner.run(
+              run, [&](const std::vector<VariantResult>& point) { print_point(out, run, point); }));
+        } catch (const std::exception& e) {
+          // A rank cannot leave the others waiting in a collective: with several ranks a
+          // failure ends the job. Alone, the failure is recorded and the next run goes on.
+          if (world.size() > 1) {
+            std::cerr << "kmini: rank " << world.rank() << ": " << run.label()
+                      << " failed: " << e.what() << std::endl;
+            MPI_Abort(world.handle(), static_cast<int>(ExitCode::runtime_failure));
+          }
+          RunResult failed;
+          failed.spec = &run;
+          failed.error = e.what();
+          results.push_back(failed);
+          out << "  error: " << e.what() << "\n\n";
+        }
+      }
+
+      Summary summary = summarize(results);
+      if (ceiling.measured && !ceiling.validation.passed()) ++summary.failed;
+      Tree report = Tree::map();
+      report["kmini_report"] = 1;
+      report["meta"] = meta_section(world, device, placement, command_line, input);
+      report["ceilings"]["copy"] = ceiling.to_tree();
+      Tree runs = Tree::list();
+      for (const auto& r : results)
+        runs.push_back(run_section(r));
+      report["runs"] = runs;
+      report["summary"] = summary.to_tree();
+      if (world.is_root()) {
+        write_file_atomically(report_path, [&](std::ostream& file) {
+          if (options.format == ReportFormat::json) {
+            write_json(report, file);
+          } else {
+            write_yaml(report, file);
+          }
+        });
+      }
+      out << summary.line() << "\n"
+          << "report: " << report_path << "\n";
+      return exit_status(summary);
+    }
+  } catch (const InputError& e) {
+    if (world.is_root()) std::cerr << "kmini: error: " << e.what() << std::endl;
+    return static_cast<int>(ExitCode::bad_input);
+  } catch (const std::exception& e) {
+    std::cerr << "kmini: rank " << world.rank() << ": runtime failure: " << e.what() << std::endl;
+    if (world.size() > 1) {
+      MPI_Abort(world.handle(), static_cast<int>(ExitCode::runtime_failure));
+    }
+    return static_cast<int>(ExitCode::runtime_failure);
+  }
+}
+
+}  // namespace kmini

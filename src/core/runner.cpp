@@ -1,0 +1,166 @@
+#include "core/runner.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/comm.hpp"
+#include "core/device.hpp"
+#include "core/error.hpp"
+#include "core/registry.hpp"
+#include "core/text.hpp"
+
+namespace kmini {
+
+namespace {
+
+double quantity_of(const Work& work, FigureOfMerit::Quantity quantity) {
+  switch (quantity) {
+    case FigureOfMerit::Quantity::bytes:
+      return work.bytes;
+    case FigureOfMerit::Quantity::flops:
+      return work.flops;
+    case FigureOfMerit::Quantity::items:
+      return work.items;
+  }
+  return 0.0;
+}
+
+bool same_work(const Work& a, const Work& b) {
+  return a.bytes == b.bytes && a.flops == b.flops && a.items == b.items;
+}
+
+Work sum_over_ranks(const Comm& comm, const Work& local) {
+  return Work{comm.sum(local.bytes), comm.sum(local.flops), comm.sum(local.items)};
+}
+
+// Failed on any rank fails; the value shown is the worst rank's.
+Validation combine_over_ranks(const Comm& comm, Validation local) {
+  const bool all_passed = comm.all(local.passed());
+  // NaN would vanish in a max-reduction; carry it as infinity so a broken rank still shows.
+  const double value = std::isnan(local.value) ? INFINITY : local.value;
+  local.value = comm.max(value);
+  local.status = all_passed ? Validation::Status::pass : Validation::Status::fail;
+  return local;
+}
+
+std::vector<std::pair<std::string, Value>> swept_values(const RunSpec& run, const Params& p) {
+  std::vector<std::pair<std::string, Value>> point;
+  for (const auto& sweep : run.sweeps)
+    point.emplace_back(sweep.first, p.value(sweep.first));
+  return point;
+}
+
+void add_speedups(std::vector<VariantResult>& results) {
+  const VariantResult* baseline = nullptr;
+  for (const auto& r : results) {
+    if (r.variant->baseline) baseline = &r;
+  }
+  if (baseline == nullptr || baseline->time.median <= 0.0) return;
+  for (auto& r : results) {
+    if (r.time.median > 0.0) r.speedup = baseline->time.median / r.time.median;
+  }
+}
+
+}  // namespace
+
+std::string describe_point(const std::vector<std::pair<std::string, Value>>& point) {
+  std::string out;
+  for (const auto& [name, value] : point) {
+    if (!out.empty()) out += " ";
+    out += name + "=" + format_value(value);
+  }
+  return out;
+}
+
+Runner::Runner(const Comm& comm, const DeviceInfo& device, double ceiling_gbps)
+    : comm_(comm), device_(device), ceiling_gbps_(ceiling_gbps) {}
+
+void Runner::check_memory(const RunSpec& run) const {
+  if (!run.app->device_bytes) return;
+  const double available = free_device_bytes();
+  for (const auto& params : run.points()) {
+    const double needed = run.app->device_bytes(params, comm_);
+    // Every rank checks its own device; all must fit.
+    if (comm_.all(needed <= available)) continue;
+    const double worst_needed = comm_.max(needed);
+    const double least_free = comm_.min(available);
+    const std::string where =
+        run.key_path.empty() ? run.app->name : run.key_path + " (" + run.app->name + ")";
+    std::string point = describe_point(swept_values(run, params));
+    throw InputError(run.mark.str() + ": " + where + (point.empty() ? "" : " at " + point) +
+                     ": needs " + format_bytes(worst_needed) + " of memory per rank, but " +
+                     device_.name + " has " + format_bytes(least_free) + " free");
+  }
+}
+
+VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const VariantSpec& variant,
+                                  const Params& params) const {
+  VariantResult result;
+  result.variant = &variant;
+  const auto repetitions = params.integer(kRepetitionsKey);
+  const auto warmup = params.integer(kWarmupKey);
+
+  problem.prepare(variant);
+  for (std::int64_t i = 0; i < warmup; ++i)
+    problem.run(variant);
+  Kokkos::fence();
+
+  Work local_work;
+  for (std::int64_t i = 0; i < repetitions; ++i) {
+    comm_.barrier();
+    const auto start = std::chrono::steady_clock::now();
+    const Work work = problem.run(variant);
+    Kokkos::fence();
+    const auto stop = std::chrono::steady_clock::now();
+    if (i > 0 && !same_work(work, local_work)) {
+      throw std::logic_error(app.name + "/" + variant.name +
+                             ": repetitions reported different work");
+    }
+    local_work = work;
+    result.seconds.push_back(comm_.max(std::chrono::duration<double>(stop - start).count()));
+  }
+  result.time = summarize(result.seconds);
+  result.work = sum_over_ranks(comm_, local_work);
+
+  if (result.time.median > 0.0) {
+    result.fom = quantity_of(result.work, app.fom.quantity) / result.time.median / app.fom.scale;
+    if (result.work.bytes > 0.0) {
+      result.bandwidth_gbps = result.work.bytes / result.time.median / 1.0e9;
+      if (ceiling_gbps_ > 0.0) {
+        result.percent_of_ceiling = 100.0 * *result.bandwidth_gbps / ceiling_gbps_;
+      }
+    }
+    if (result.work.flops > 0.0) result.gflops = result.work.flops / result.time.median / 1.0e9;
+  }
+  result.validation = combine_over_ranks(comm_, problem.validate(variant));
+  result.metrics = problem.metrics(variant);
+  return result;
+}
+
+RunResult Runner::run(
+    const RunSpec& run,
+    const std::function<void(const std::vector<VariantResult>&)>& on_point) const {
+  RunResult out;
+  out.spec = &run;
+  const RunContext context{comm_, device_};
+  for (const auto& params : run.points()) {
+    std::vector<VariantResult> point_results;
+    {
+      // The case (and the device memory it holds) lives only while its point runs.
+      const std::unique_ptr<Case> problem = run.app->setup(params, context);
+      for (const VariantSpec* variant : run.variants()) {
+        point_results.push_back(run_variant(*problem, *run.app, *variant, params));
+        point_results.back().point = swept_values(run, params);
+      }
+    }
+    add_speedups(point_results);
+    if (on_point) on_point(point_results);
+    out.results.insert(out.results.end(), point_results.begin(), point_results.end());
+  }
+  return out;
+}
+
+}  // namespace kmini

@@ -1,0 +1,67 @@
+// Drives an app's phases for each point of a run and each selected variant: setup, warm-up,
+// timed repetitions (fenced, the slowest rank's time), validation, and the rates derived from
+// the work done. No figure is computed anywhere else.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/app.hpp"
+#include "core/config.hpp"
+#include "core/timing.hpp"
+
+namespace kmini {
+
+class Comm;
+struct DeviceInfo;
+
+struct VariantResult {
+  std::vector<std::pair<std::string, Value>> point;  // the swept parameters' values here
+  const VariantSpec* variant = nullptr;
+  std::vector<double> seconds;  // per timed repetition, the slowest rank's
+  TimingStats time;
+  Work work;         // per repetition, summed over ranks
+  double fom = 0.0;  // from the median time, in the app's unit
+  std::optional<double> bandwidth_gbps;
+  std::optional<double> percent_of_ceiling;
+  std::optional<double> gflops;
+  std::optional<double> speedup;  // baseline median time / this median time
+  Validation validation;          // failed on any rank fails; value is the worst rank's
+  std::vector<Metric> metrics;    // the root rank's
+};
+
+struct RunResult {
+  const RunSpec* spec = nullptr;
+  std::vector<VariantResult> results;
+  std::string error;  // set when the run broke off at runtime
+};
+
+class Runner {
+ public:
+  // `ceiling_gbps`: the aggregate copy bandwidth of all ranks; 0 when not measured.
+  Runner(const Comm& comm, const DeviceInfo& device, double ceiling_gbps);
+
+  // Checks that each point fits in device memory; throws InputError naming the run otherwise.
+  void check_memory(const RunSpec& run) const;
+
+  // Runs every point and variant. `on_point` sees each point's results as they complete.
+  RunResult run(const RunSpec& run,
+                const std::function<void(const std::vector<VariantResult>&)>& on_point) const;
+
+  // One variant at one point on an existing case.
+  VariantResult run_variant(Case& problem, const AppSpec& app, const VariantSpec& variant,
+                            const Params& params) const;
+
+ private:
+  const Comm& comm_;
+  const DeviceInfo& device_;
+  double ceiling_gbps_;
+};
+
+// "elements=1024 precision=float", for tables and messages.
+std::string describe_point(const std::vector<std::pair<std::string, Value>>& point);
+
+}  // namespace kmini

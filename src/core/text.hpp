@@ -1,0 +1,28 @@
+// Small text helpers shared by config errors, tables and reports.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kmini {
+
+// Shortest text that reads back as the same double ("0.1", "3", "1e+20"); "nan"/"inf" as such.
+std::string format_number(double value);
+
+// A number with `digits` significant digits for tables ("2987", "3.14", "0.000123").
+std::string format_significant(double value, int digits);
+
+// 1536 -> "1.5 KiB".
+std::string format_bytes(double bytes);
+
+std::string join_words(const std::vector<std::string>& words, const char* separator);
+
+// The candidate closest to `word` by edit distance, if close enough to be a likely typo;
+// empty otherwise. Drives the "did you mean" of config errors.
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+
+// Quotes a user-supplied word for messages: 'word'.
+std::string quoted(const std::string& word);
+
+}  // namespace kmini

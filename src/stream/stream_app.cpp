@@ -1,0 +1,119 @@
+#include "stream/stream_app.hpp"
+
+#include <array>
+#include <cmath>
+#include <memory>
+
+#include <Kokkos_Core.hpp>
+
+#include "stream/stream_check.hpp"
+#include "stream/stream_kernels.hpp"
+
+namespace kmini::stream {
+
+namespace {
+
+// The variant table: `kmini list`, the runner, the byte model and the report all read these
+// rows. Weight: arrays of `elements` moved once per repetition (reads + writes).
+template <class T>
+struct StreamVariant {
+  const char* name;
+  const char* doc;
+  double weight;
+  bool baseline;
+  void (*launch)(StreamArrays<T>&, const std::string& kernel_name);
+  Validation (*check)(const StreamArrays<T>&);
+};
+
+template <class T>
+const std::array<StreamVariant<T>, 5>& variant_table() {
+  static const std::array<StreamVariant<T>, 5> table{{
+      {"copy", "c = a", 2.0, true, &launch_elementwise<T, Copy>, &check_elementwise<T, Copy>},
+      {"mul", "c = scalar * a", 2.0, false, &launch_elementwise<T, Mul>,
+       &check_elementwise<T, Mul>},
+      {"add", "c = a + b", 3.0, false, &launch_elementwise<T, Add>, &check_elementwise<T, Add>},
+      {"triad", "c = a + scalar * b", 3.0, false, &launch_elementwise<T, Triad>,
+       &check_elementwise<T, Triad>},
+      {"dot", "sum of a * b, accumulated in double", 2.0, false, &launch_dot<T>, &check_dot<T>},
+  }};
+  return table;
+}
+
+template <class T>
+class StreamCase final : public Case {
+ public:
+  StreamCase(std::int64_t elements, bool inject_error) : inject_error_(inject_error) {
+    arrays_.a =
+        Kokkos::View<T*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stream::a"), elements);
+    arrays_.b =
+        Kokkos::View<T*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stream::b"), elements);
+    arrays_.c =
+        Kokkos::View<T*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stream::c"), elements);
+  }
+
+  void prepare(const VariantSpec& /*variant*/) override { initialize(arrays_); }
+
+  Work run(const VariantSpec& variant) override {
+    variant_table<T>()[variant.index].launch(arrays_, "stream::" + variant.name);
+    const auto elements = static_cast<double>(arrays_.a.extent(0));
+    return Work{variant.weight * elements * sizeof(T), 0.0, elements};
+  }
+
+  Validation validate(const VariantSpec& variant) override {
+    if (inject_error_) corrupt_one_result(arrays_);
+    return variant_table<T>()[variant.index].check(arrays_);
+  }
+
+ private:
+  StreamArrays<T> arrays_;
+  bool inject_error_;
+};
+
+std::size_t bytes_per_element(const Params& params) {
+  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
+}
+
+std::vector<VariantSpec> variant_specs() {
+  std::vector<VariantSpec> specs;
+  for (const auto& row : variant_table<double>()) {
+    specs.push_back(VariantSpec{row.name, row.doc, row.weight, row.baseline});
+  }
+  return specs;
+}
+
+}  // namespace
+
+AppSpec app_spec() {
+  AppSpec app;
+  app.name = "stream";
+  app.doc =
+      "BabelStream's copy, mul, add, triad and dot over device arrays: the memory "
+      "bandwidth a device sustains, and the probe behind every % of ceiling";
+  app.params = {
+      ParamSpec::integer("elements", std::int64_t{1} << 25, "array length per rank")
+          .range(1, 1.0e12)
+          .sweepable(),
+      ParamSpec::choice("precision", "double", {"float", "double"}, "element type").sweepable(),
+      ParamSpec::boolean("inject_error", false,
+                         "test aid: corrupt one result after timing, so validation must FAIL"),
+  };
+  app.variants = variant_specs();
+  app.byte_model = "weight x elements x sizeof(precision): each array read or written once";
+  app.fom = FigureOfMerit{"bandwidth", "GB/s", FigureOfMerit::Quantity::bytes, 1.0e9};
+  app.default_repetitions = 10;
+  app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
+    return 3.0 * static_cast<double>(params.integer("elements")) *
+           static_cast<double>(bytes_per_element(params));
+  };
+  app.setup = [](const Params& params, const RunContext& /*context*/) -> std::unique_ptr<Case> {
+    const std::int64_t elements = params.integer("elements");
+    const bool inject_error = params.boolean("inject_error");
+    if (params.string("precision") == "float") {
+      return std::make_unique<StreamCase<float>>(elements, inject_error);
+    }
+    return std::make_unique<StreamCase<double>>(elements, inject_error);
+  };
+  return app;
+}
+
+}  // namespace kmini::stream

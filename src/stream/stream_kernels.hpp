@@ -1,0 +1,122 @@
+// BabelStream's kernels over three Views, in any precision. The element-wise ones all write c,
+// so one poison-and-check scheme validates each of them alone; dot reduces into a double.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+namespace kmini::stream {
+
+// BabelStream's scalar.
+inline constexpr double kScalar = 0.4;
+
+// Initial values that differ from element to element (so an indexing error shows) and whose
+// products are exact in float: a in [1, 2), b in (1, 2].
+template <class T>
+KOKKOS_INLINE_FUNCTION T initial_a(std::int64_t i) {
+  return T(1) + static_cast<T>(i % 1024) / T(1024);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T initial_b(std::int64_t i) {
+  return T(2) - static_cast<T>(i % 509) / T(512);
+}
+
+template <class T>
+struct StreamArrays {
+  Kokkos::View<T*> a;
+  Kokkos::View<T*> b;
+  Kokkos::View<T*> c;
+  T scalar = static_cast<T>(kScalar);
+  double dot = 0.0;  // the last dot product
+};
+
+// The element-wise operations: c = op(a, b, scalar).
+struct Copy {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T apply(T a, T /*b*/, T /*s*/) {
+    return a;
+  }
+};
+struct Mul {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T apply(T a, T /*b*/, T s) {
+    return s * a;
+  }
+};
+struct Add {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T apply(T a, T b, T /*s*/) {
+    return a + b;
+  }
+};
+struct Triad {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T apply(T a, T b, T s) {
+    return a + s * b;
+  }
+};
+
+template <class T, class Op>
+struct ElementwiseFunctor {
+  Kokkos::View<const T*> a;
+  Kokkos::View<const T*> b;
+  Kokkos::View<T*> c;
+  T scalar;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    c(i) = Op::template apply<T>(a(i), b(i), scalar);
+  }
+};
+
+template <class T>
+struct DotFunctor {
+  Kokkos::View<const T*> a;
+  Kokkos::View<const T*> b;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& sum) const {
+    sum += static_cast<double>(a(i) * b(i));
+  }
+};
+
+template <class T>
+struct InitFunctor {
+  Kokkos::View<T*> a;
+  Kokkos::View<T*> b;
+  Kokkos::View<T*> c;
+  T poison;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    a(i) = initial_a<T>(i);
+    b(i) = initial_b<T>(i);
+    c(i) = poison;
+  }
+};
+
+inline Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>> range_of(std::int64_t n) {
+  return Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, n);
+}
+
+template <class T, class Op>
+void launch_elementwise(StreamArrays<T>& arrays, const std::string& name) {
+  Kokkos::parallel_for(name, range_of(static_cast<std::int64_t>(arrays.c.extent(0))),
+                       ElementwiseFunctor<T, Op>{arrays.a, arrays.b, arrays.c, arrays.scalar});
+}
+
+template <class T>
+void launch_dot(StreamArrays<T>& arrays, const std::string& name) {
+  double sum = 0.0;
+  Kokkos::parallel_reduce(name, range_of(static_cast<std::int64_t>(arrays.a.extent(0))),
+                          DotFunctor<T>{arrays.a, arrays.b}, sum);
+  arrays.dot = sum;
+}
+
+template <class T>
+void initialize(StreamArrays<T>& arrays) {
+  // Poison the outputs: an element a kernel fails to write stays NaN and fails validation.
+  Kokkos::parallel_for(
+      "stream::init", range_of(static_cast<std::int64_t>(arrays.a.extent(0))),
+      InitFunctor<T>{arrays.a, arrays.b, arrays.c, std::numeric_limits<T>::quiet_NaN()});
+  arrays.dot = std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace kmini::stream
