@@ -1,0 +1,78 @@
+// kmini under mpirun -n 2: both ranks run, rank 0 alone prints and writes, work adds up.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include "support/kmini_binary.hpp"
+
+namespace kmini {
+namespace {
+
+using testing::kmini_binary;
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+using testing::test_input;
+
+ProcessResult mpirun(int ranks, std::vector<std::string> kmini_args) {
+  std::vector<std::string> args{KMINI_MPIEXEC, "-n", std::to_string(ranks), "--oversubscribe",
+                                kmini_binary()};
+  args.insert(args.end(), kmini_args.begin(), kmini_args.end());
+  testing::prepare_environment();
+  return run_process(args);
+}
+
+TEST(TwoRanks, WorkIsSummedAndRankZeroReports) {
+  TempDir dir;
+  const std::string report = dir.file("two.yaml");
+  const ProcessResult r =
+      mpirun(2, {"run", test_input("stream_small.yaml"), "--set", "stream.precision=double",
+                 "--report", report, "--ceiling-elements", "100000"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Rank 0 alone prints: one verdict line.
+  std::size_t verdicts = 0;
+  for (std::size_t at = r.out.find("VALID:"); at != std::string::npos;
+       at = r.out.find("VALID:", at + 1)) {
+    ++verdicts;
+  }
+  EXPECT_EQ(verdicts, 1u) << r.out;
+
+  const YAML::Node doc = YAML::LoadFile(report);
+  EXPECT_EQ(doc["meta"]["mpi"]["ranks"].as<int>(), 2);
+  const YAML::Node placement = doc["meta"]["mpi"]["placement"];
+  ASSERT_EQ(placement.size(), 2u);
+  EXPECT_EQ(placement[0]["rank"].as<int>(), 0);
+  EXPECT_EQ(placement[1]["rank"].as<int>(), 1);
+  EXPECT_EQ(doc["ceilings"]["copy"]["ranks"].as<int>(), 2);
+  const YAML::Node results = doc["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 5u);
+  for (const auto& res : results) {
+    EXPECT_EQ(res["validation"]["status"].as<std::string>(), "PASS");
+  }
+  // copy on each rank moves 2 x 100000 doubles; the report counts both ranks.
+  EXPECT_EQ(results[0]["work_per_repetition"]["bytes"].as<double>(), 2.0 * 2 * 100000 * 8);
+  EXPECT_EQ(doc["summary"]["status"].as<std::string>(), "VALID");
+}
+
+TEST(TwoRanks, BadInputExitsTwoWithOneMessage) {
+  TempDir dir;
+  const std::string input = dir.write("bad.yaml", "app: stream\nelemnts: 5\n");
+  const ProcessResult r = mpirun(2, {"run", input, "--ceiling-elements", "0"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  // Rank 0 alone reports it (mpirun adds its own notice about the exit status).
+  std::size_t kmini_lines = 0;
+  for (const auto& line : testing::nonempty_lines(r.err)) {
+    if (line.rfind("kmini:", 0) == 0) ++kmini_lines;
+  }
+  EXPECT_EQ(kmini_lines, 1u) << r.err;
+  EXPECT_NE(r.err.find("did you mean 'elements'?"), std::string::npos) << r.err;
+}
+
+TEST(TwoRanks, ValidationFailureExitsThree) {
+  TempDir dir;
+  const ProcessResult r = mpirun(2, {"run", test_input("stream_broken.yaml"), "--report",
+                                     dir.file("r.yaml"), "--ceiling-elements", "0"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+}
+
+}  // namespace
+}  // namespace kmini

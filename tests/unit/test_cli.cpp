@@ -1,0 +1,77 @@
+// The command line, parsed in-process.
+#include <gtest/gtest.h>
+
+#include "core/cli.hpp"
+#include "core/error.hpp"
+
+namespace kmini {
+namespace {
+
+CliOptions parse(const std::vector<std::string>& args) {
+  return parse_command_line(args);
+}
+
+std::string error_of(const std::vector<std::string>& args) {
+  try {
+    parse(args);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no InputError";
+  return "";
+}
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+TEST(Cli, RunWithEveryOption) {
+  const CliOptions o =
+      parse({"run", "in.yaml", "--set", "a.b=1", "--set=c.d=2", "--report", "out.json",
+             "--format=json", "--ceiling-elements", "1024", "--kokkos-num-threads=2"});
+  EXPECT_EQ(o.command, CliOptions::Command::run);
+  EXPECT_EQ(o.input, "in.yaml");
+  EXPECT_EQ(o.overrides, (std::vector<std::string>{"a.b=1", "c.d=2"}));
+  EXPECT_EQ(o.report_path, "out.json");
+  EXPECT_EQ(o.format, ReportFormat::json);
+  EXPECT_EQ(o.ceiling_elements, 1024);
+  EXPECT_EQ(o.kokkos_args, std::vector<std::string>{"--kokkos-num-threads=2"});
+}
+
+TEST(Cli, KokkosFlagsPassAnywhere) {
+  const CliOptions o = parse({"--kokkos-device-id=1", "list", "--kokkos-disable-warnings"});
+  EXPECT_EQ(o.command, CliOptions::Command::list);
+  EXPECT_EQ(o.kokkos_args.size(), 2u);
+}
+
+TEST(Cli, HelpAndVersion) {
+  EXPECT_EQ(parse({"--help"}).command, CliOptions::Command::help);
+  EXPECT_EQ(parse({"run", "-h"}).command, CliOptions::Command::help);
+  EXPECT_EQ(parse({"help"}).command, CliOptions::Command::help);
+  EXPECT_EQ(parse({"--version"}).command, CliOptions::Command::version);
+  EXPECT_NE(help_text().find("kmini run FILE"), std::string::npos);
+}
+
+TEST(Cli, ListOptions) {
+  const CliOptions o = parse({"list", "stream", "--markdown"});
+  EXPECT_EQ(o.list_app, "stream");
+  EXPECT_TRUE(o.markdown);
+}
+
+TEST(Cli, UsageErrors) {
+  EXPECT_CONTAINS(error_of({}), "no command given");
+  EXPECT_CONTAINS(error_of({"rnu", "x.yaml"}), "unknown command 'rnu' (did you mean 'run'?)");
+  EXPECT_CONTAINS(error_of({"run"}), "missing the input FILE");
+  EXPECT_CONTAINS(error_of({"run", "a.yaml", "b.yaml"}), "one input FILE expected, found 2");
+  EXPECT_CONTAINS(error_of({"run", "a.yaml", "--bogus"}), "unknown option '--bogus'");
+  EXPECT_CONTAINS(error_of({"run", "a.yaml", "--set"}), "--set needs a value");
+  EXPECT_CONTAINS(error_of({"run", "a.yaml", "--format", "xml"}), "expected yaml or json");
+  EXPECT_CONTAINS(error_of({"run", "a.yaml", "--ceiling-elements", "-5"}),
+                  "expected a non-negative integer");
+  EXPECT_CONTAINS(error_of({"list", "--set", "a.b=1"}), "--set does not apply");
+  EXPECT_CONTAINS(error_of({"check", "a.yaml", "--report", "r.yaml"}), "--report does not apply");
+  EXPECT_CONTAINS(error_of({"run", "a.yaml", "--markdown"}), "--markdown does not apply");
+  EXPECT_CONTAINS(error_of({"list", "a", "b"}), "at most one APP");
+}
+
+}  // namespace
+}  // namespace kmini

@@ -1,0 +1,146 @@
+// The kmini binary's commands and its bad-input contract: every mistake exits 2 with one line
+// naming what is wrong, no stack trace, no abort, no report.
+#include <gtest/gtest.h>
+
+#include "support/kmini_binary.hpp"
+
+namespace kmini {
+namespace {
+
+using testing::kmini;
+using testing::nonempty_lines;
+using testing::ProcessResult;
+using testing::TempDir;
+using testing::test_input;
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+// Exit 2, nothing on stdout, exactly one line on stderr containing `what`.
+void expect_bad_input(const ProcessResult& r, const std::string& what) {
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const auto lines = nonempty_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_CONTAINS(lines[0], "kmini: error: ");
+  EXPECT_CONTAINS(lines[0], what);
+}
+
+// `kmini run` on a bad input: exit 2, one line, and no report left behind.
+void expect_run_rejects(const std::string& yaml, const std::string& what,
+                        std::vector<std::string> extra = {}) {
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", yaml);
+  std::vector<std::string> args{
+      "run", input, "--report", dir.file("report.yaml"), "--ceiling-elements", "0"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  expect_bad_input(kmini(args), what);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
+}
+
+TEST(BadInput, MissingFile) {
+  expect_bad_input(kmini({"run", "/nonexistent/in.yaml"}),
+                   "cannot read input '/nonexistent/in.yaml': no such file");
+}
+
+TEST(BadInput, UnreadableFile) {
+  TempDir dir;
+  expect_bad_input(kmini({"check", dir.path()}), "it is a directory");
+}
+
+TEST(BadInput, MalformedYaml) {
+  expect_run_rejects("app: stream\nelements: [1, 2\n", "in.yaml:3:1: malformed YAML");
+}
+
+TEST(BadInput, EmptyFile) {
+  expect_run_rejects("", "the input is empty");
+}
+
+TEST(BadInput, WrongType) {
+  expect_run_rejects("app: stream\nelements: lots\n",
+                     "in.yaml:2:11: elements: expected an integer in [1, 1000000000000]");
+}
+
+TEST(BadInput, ValueOutOfRange) {
+  expect_run_rejects("app: stream\nrepetitions: 0\n",
+                     "in.yaml:2:14: repetitions: expected an integer in [1, 100000], found '0'");
+}
+
+TEST(BadInput, UnknownKey) {
+  expect_run_rejects("app: stream\nelemnts: 5\n",
+                     "in.yaml:2:1: elemnts: unknown key for app stream (did you mean "
+                     "'elements'?)");
+}
+
+TEST(BadInput, UnknownApp) {
+  expect_run_rejects("app: steam\n", "app: unknown app 'steam' (did you mean 'stream'?)");
+}
+
+TEST(BadInput, UnknownVariant) {
+  expect_run_rejects("app: stream\nvariant: tirad\n", "found 'tirad' (did you mean 'triad'?)");
+}
+
+TEST(BadInput, SetWithoutEquals) {
+  expect_run_rejects("app: stream\n", "--set 'stream.elements': expected app.key=value",
+                     {"--set", "stream.elements"});
+}
+
+TEST(BadInput, SetUnknownKey) {
+  expect_run_rejects("app: stream\n", "elemnts: unknown key for app stream",
+                     {"--set", "stream.elemnts=5"});
+}
+
+TEST(BadInput, SetBadValue) {
+  expect_run_rejects("app: stream\n", "stream.precision: expected one of: float, double",
+                     {"--set", "stream.precision=half"});
+}
+
+TEST(BadInput, ReportFolderMissing) {
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", "app: stream\nelements: 1000\n");
+  expect_bad_input(kmini({"run", input, "--report", dir.file("no/such/folder/r.yaml")}),
+                   "folder '" + dir.file("no/such/folder") + "' does not exist");
+}
+
+TEST(BadInput, Usage) {
+  expect_bad_input(kmini({}), "no command given");
+  expect_bad_input(kmini({"frobnicate"}), "unknown command 'frobnicate'");
+  expect_bad_input(kmini({"run"}), "missing the input FILE");
+  expect_bad_input(kmini({"list", "nosuchapp"}), "unknown app 'nosuchapp'");
+}
+
+TEST(Commands, HelpAndVersion) {
+  const ProcessResult help = kmini({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_CONTAINS(help.out, "usage:");
+  EXPECT_CONTAINS(help.out, "exit status:");
+  const ProcessResult version = kmini({"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_CONTAINS(version.out, "kmini 0.1.0 (");
+  EXPECT_CONTAINS(version.out, "Kokkos ");
+}
+
+TEST(Commands, ListShowsSchemaAndVariants) {
+  const ProcessResult r = kmini({"list", "stream"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "stream: BabelStream");
+  EXPECT_CONTAINS(r.out, "elements");
+  EXPECT_CONTAINS(r.out, "integer, sweepable");
+  EXPECT_CONTAINS(r.out, "33554432");
+  EXPECT_CONTAINS(r.out, "float | double");
+  EXPECT_CONTAINS(r.out, "triad");
+  EXPECT_CONTAINS(r.out, "figure of merit: bandwidth [GB/s]");
+  const ProcessResult md = kmini({"list", "--markdown"});
+  EXPECT_EQ(md.exit_code, 0);
+  EXPECT_CONTAINS(md.out, "# kmini input reference");
+  EXPECT_CONTAINS(md.out, "| `elements` | integer, sweepable | `33554432` |");
+}
+
+TEST(Commands, CheckValidatesWithoutRunning) {
+  const ProcessResult r =
+      kmini({"check", test_input("suite_small.yaml"), "--set", "stream.repetitions=4"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_CONTAINS(r.out, "OK, 2 run(s), 3 point(s)");
+}
+
+}  // namespace
+}  // namespace kmini

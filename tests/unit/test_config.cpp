@@ -1,0 +1,258 @@
+// Config errors, one test per class: each names file:line:column, the key path, what was
+// expected and what was found. And what valid inputs turn into: defaults, sweeps, variants.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "support/process.hpp"
+
+namespace kmini {
+namespace {
+
+using testing::TempDir;
+
+// An app with a parameter of every type, so every conversion path is exercised.
+AppRegistry demo_registry() {
+  AppSpec app;
+  app.name = "demo";
+  app.doc = "test app";
+  app.params = {
+      ParamSpec::integer("size", 10, "an integer").range(1, 1000).sweepable(),
+      ParamSpec::real("omega", 0.8, "a number").range(0.0, 2.0),
+      ParamSpec::boolean("verbose", false, "a boolean"),
+      ParamSpec::choice("precision", "double", {"float", "double"}, "a choice").sweepable(),
+      ParamSpec::string("title", "none", "free text"),
+      ParamSpec::path("molecule", "a file"),
+      ParamSpec::integer_list("grid", {33, 33, 65}, "three integers").range(3, 4096).items(3, 3),
+      ParamSpec::real_list("times", {0.5, 1.0}, "numbers").at_least(0.0),
+      ParamSpec::real_matrix("covariance", "a matrix").items(1, 8),
+  };
+  app.variants = {{"fast", "the fast one", 2.0, true}, {"slow", "the slow one", 3.0, false}};
+  app.check = [](const Params& p) {
+    if (p.integer("size") == 13) p.reject("size", "13 is unlucky");
+  };
+  app.setup = [](const Params&, const RunContext&) -> std::unique_ptr<Case> { return nullptr; };
+  AppSpec other = app;
+  other.name = "other";
+  other.check = nullptr;
+  return AppRegistry({app, other});
+}
+
+Input load(const std::string& text, const std::vector<std::string>& sets = {}) {
+  static const AppRegistry registry = demo_registry();
+  std::vector<Override> overrides;
+  for (const auto& s : sets)
+    overrides.push_back(parse_override(s));
+  return load_input_text(text, "in.yaml", "/nonexistent-base", overrides, registry);
+}
+
+// The message of the InputError that loading `text` throws.
+std::string error_of(const std::string& text, const std::vector<std::string>& sets = {}) {
+  try {
+    load(text, sets);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no InputError for:\n" << text;
+  return "";
+}
+
+#define EXPECT_CONTAINS(haystack, needle) \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
+
+TEST(Config, SingleRunGetsDefaults) {
+  const Input input = load("app: demo\n");
+  ASSERT_EQ(input.runs.size(), 1u);
+  EXPECT_FALSE(input.suite);
+  const auto points = input.runs[0].points();
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].integer("size"), 10);
+  EXPECT_DOUBLE_EQ(points[0].real("omega"), 0.8);
+  EXPECT_EQ(points[0].string("precision"), "double");
+  EXPECT_EQ(points[0].integers("grid"), (std::vector<std::int64_t>{33, 33, 65}));
+  EXPECT_FALSE(points[0].has("molecule"));
+  EXPECT_FALSE(points[0].given("size"));
+  EXPECT_EQ(points[0].integer("repetitions"), 10);
+  EXPECT_EQ(input.runs[0].variants().size(), 2u);
+}
+
+TEST(Config, ValuesOfEveryType) {
+  const Input input = load(
+      "app: demo\nsize: 1e2\nomega: 1.5\nverbose: true\nprecision: float\ntitle: 42\n"
+      "grid: [5, 6, 7]\ntimes: 3\ncovariance: [[1, 0.5], [0.5, 2]]\nvariant: slow\n");
+  const Params p = input.runs[0].points()[0];
+  EXPECT_EQ(p.integer("size"), 100);
+  EXPECT_TRUE(p.given("size"));
+  EXPECT_DOUBLE_EQ(p.real("omega"), 1.5);
+  EXPECT_TRUE(p.boolean("verbose"));
+  EXPECT_EQ(p.string("title"), "42");
+  EXPECT_EQ(p.reals("times"), std::vector<double>{3.0});
+  EXPECT_EQ(p.matrix("covariance").size(), 2u);
+  EXPECT_DOUBLE_EQ(p.matrix("covariance")[1][1], 2.0);
+  ASSERT_EQ(input.runs[0].variants().size(), 1u);
+  EXPECT_EQ(input.runs[0].variants()[0]->name, "slow");
+  EXPECT_EQ(p.mark("omega").str(), "in.yaml:3:8");
+}
+
+TEST(Config, SweepsExpandToTheCartesianProduct) {
+  const Input input = load("app: demo\nprecision: [float, double]\nsize: [1, 2, 3]\n");
+  const RunSpec& run = input.runs[0];
+  const auto points = run.points();
+  ASSERT_EQ(points.size(), 6u);
+  // Schema order (size before precision), whatever the key order in the file.
+  EXPECT_EQ(points[0].integer("size"), 1);
+  EXPECT_EQ(points[0].string("precision"), "float");
+  EXPECT_EQ(points[1].string("precision"), "double");
+  EXPECT_EQ(points[5].integer("size"), 3);
+  EXPECT_EQ(format_value(run.echoed("size")), "[1, 2, 3]");
+}
+
+TEST(Config, VariantAllAndDuplicates) {
+  const Input input = load("app: demo\nvariant: [slow, all, slow]\n");
+  const auto variants = input.runs[0].variants();
+  ASSERT_EQ(variants.size(), 2u);
+  EXPECT_EQ(variants[0]->name, "slow");
+  EXPECT_EQ(variants[1]->name, "fast");
+}
+
+TEST(Config, SuiteOfRuns) {
+  const Input input = load(
+      "name: nightly\ndescription: two runs\nruns:\n  - app: demo\n    size: 5\n"
+      "  - app: other\n    label: second\n");
+  EXPECT_TRUE(input.suite);
+  EXPECT_EQ(input.name, "nightly");
+  ASSERT_EQ(input.runs.size(), 2u);
+  EXPECT_EQ(input.runs[0].key_path, "runs[0]");
+  EXPECT_EQ(input.runs[1].app->name, "other");
+  EXPECT_EQ(input.runs[1].label(), "second");
+  EXPECT_EQ(input.runs[0].label(), "demo");
+}
+
+TEST(ConfigErrors, MalformedYamlNamesThePosition) {
+  const std::string e = error_of("app: demo\nsize: [1, 2\n");
+  EXPECT_CONTAINS(e, "in.yaml:3:");
+  EXPECT_CONTAINS(e, "malformed YAML");
+}
+
+TEST(ConfigErrors, EmptyInput) {
+  EXPECT_CONTAINS(error_of(""), "the input is empty");
+  EXPECT_CONTAINS(error_of("# only a comment\n"), "the input is empty");
+}
+
+TEST(ConfigErrors, TopLevelMustBeARunOrSuite) {
+  EXPECT_CONTAINS(error_of("- app: demo\n"), "expected a mapping with 'app:'");
+  EXPECT_CONTAINS(error_of("size: 3\n"), "expected a mapping with 'app:'");
+  EXPECT_CONTAINS(error_of("ap: demo\n"), "did you mean 'app'?");
+  EXPECT_CONTAINS(error_of("app: demo\nruns: []\n"), "not both");
+  EXPECT_CONTAINS(error_of("app: demo\n---\napp: demo\n"), "more than one YAML document");
+}
+
+TEST(ConfigErrors, WrongType) {
+  const std::string e = error_of("app: demo\nsize: hello\n");
+  EXPECT_CONTAINS(e, "in.yaml:2:7: size: expected an integer in [1, 1000]");
+  EXPECT_CONTAINS(e, "found 'hello'");
+  EXPECT_CONTAINS(error_of("app: demo\nsize: 2.5\n"), "found '2.5'");
+  EXPECT_CONTAINS(error_of("app: demo\nsize: \"5\"\n"), "found '5'");  // quoted: a string
+  EXPECT_CONTAINS(error_of("app: demo\nverbose: 3\n"), "expected a boolean");
+  EXPECT_CONTAINS(error_of("app: demo\nomega: {a: 1}\n"), "found a mapping");
+  EXPECT_CONTAINS(error_of("app: demo\nomega:\n"), "found nothing (an empty value)");
+  EXPECT_CONTAINS(error_of("app: demo\nomega: .nan\n"), "expected a number");
+  EXPECT_CONTAINS(error_of("app: demo\ngrid: [5, x, 7]\n"), "found 'x'");
+  EXPECT_CONTAINS(error_of("app: demo\ncovariance: [[1, 2], [3]]\n"),
+                  "expected every row to have 2 numbers, found 1");
+  EXPECT_CONTAINS(error_of("app: demo\nomega: [1, 2]\n"), "found a list");  // not sweepable
+}
+
+TEST(ConfigErrors, OutOfRange) {
+  const std::string e = error_of("app: demo\nsize: 0\n");
+  EXPECT_CONTAINS(e, "in.yaml:2:7: size: expected an integer in [1, 1000]");
+  EXPECT_CONTAINS(e, "found '0'");
+  EXPECT_CONTAINS(error_of("app: demo\nomega: 2.5\n"), "expected a number in [0, 2]");
+  EXPECT_CONTAINS(error_of("app: demo\ngrid: [8, 8]\n"), "3 items, found 2 items");
+  EXPECT_CONTAINS(error_of("app: demo\ngrid: [8, 8, 2]\n"), "found '2'");
+  EXPECT_CONTAINS(error_of("app: demo\nsize: [5, 5000]\n"), "found '5000'");
+}
+
+TEST(ConfigErrors, UnknownKeySuggestsTheNearest) {
+  const std::string e = error_of("app: demo\nsiez: 5\n");
+  EXPECT_CONTAINS(e, "in.yaml:2:1: siez: unknown key for app demo (did you mean 'size'?)");
+  EXPECT_CONTAINS(e, "allowed: app, variant,");
+  EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n    omgea: 1\n"), "runs[0].omgea");
+  EXPECT_CONTAINS(error_of("runs: []\nnmae: x\n"), "did you mean 'name'?");
+}
+
+TEST(ConfigErrors, DuplicateKey) {
+  EXPECT_CONTAINS(error_of("app: demo\nsize: 5\nsize: 6\n"), "in.yaml:3:1: size: duplicate key");
+}
+
+TEST(ConfigErrors, UnknownApp) {
+  const std::string e = error_of("app: dmeo\n");
+  EXPECT_CONTAINS(e, "in.yaml:1:6: app: unknown app 'dmeo' (did you mean 'demo'?)");
+  EXPECT_CONTAINS(e, "allowed: demo, other");
+  EXPECT_CONTAINS(error_of("runs:\n  - size: 5\n"), "runs[0]: missing 'app:'");
+}
+
+TEST(ConfigErrors, UnknownVariant) {
+  const std::string e = error_of("app: demo\nvariant: [fast, slwo]\n");
+  EXPECT_CONTAINS(e, "variant: expected one or more of: fast, slow, all");
+  EXPECT_CONTAINS(e, "found 'slwo' (did you mean 'slow'?)");
+}
+
+TEST(ConfigErrors, ChoiceSuggestsTheNearest) {
+  EXPECT_CONTAINS(error_of("app: demo\nprecision: duoble\n"), "did you mean 'double'?");
+}
+
+TEST(ConfigErrors, SuiteShape) {
+  EXPECT_CONTAINS(error_of("runs: 5\n"), "runs: expected a list of runs");
+  EXPECT_CONTAINS(error_of("runs: []\n"), "found an empty list");
+  EXPECT_CONTAINS(error_of("runs:\n  - 5\n"), "runs[0]: expected a mapping with 'app:'");
+}
+
+TEST(ConfigErrors, AppChecksNameTheKey) {
+  EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n    size: 13\n"),
+                  "in.yaml:3:11: runs[0].size: 13 is unlucky");
+  // A swept value is checked at its own point.
+  EXPECT_CONTAINS(error_of("app: demo\nsize: [12, 13]\n"), "13 is unlucky");
+}
+
+TEST(ConfigErrors, PathsMustExist) {
+  TempDir dir;
+  const std::string molecule = dir.write("water.xyz", "3\n\n");
+  const Input ok = load("app: demo\nmolecule: " + molecule + "\n");
+  EXPECT_EQ(ok.runs[0].points()[0].string("molecule"), molecule);
+  EXPECT_CONTAINS(error_of("app: demo\nmolecule: missing.xyz\n"),
+                  "molecule: file 'missing.xyz' does not exist (looked for "
+                  "/nonexistent-base/missing.xyz)");
+}
+
+TEST(ConfigFiles, RelativePathsResolveAgainstTheInputFolder) {
+  TempDir dir;
+  dir.write("water.xyz", "3\n\n");
+  const std::string input = dir.write("run.yaml", "app: demo\nmolecule: water.xyz\n");
+  const AppRegistry registry = demo_registry();  // the input points into it
+  const Input loaded = load_input(input, {}, registry);
+  EXPECT_EQ(loaded.runs[0].points()[0].string("molecule"), dir.file("water.xyz"));
+  EXPECT_EQ(loaded.name, "run");
+}
+
+TEST(ConfigFiles, MissingUnreadableAndFolder) {
+  TempDir dir;
+  const AppRegistry registry = demo_registry();
+  try {
+    load_input(dir.file("nope.yaml"), {}, registry);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_CONTAINS(e.what(), "nope.yaml': no such file");
+  }
+  try {
+    load_input(dir.path(), {}, registry);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_CONTAINS(e.what(), "it is a directory");
+  }
+}
+
+}  // namespace
+}  // namespace kmini

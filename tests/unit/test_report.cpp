@@ -1,0 +1,181 @@
+// Report writing: the tree reads back the same in YAML and JSON, and a file is either complete
+// or absent.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/report.hpp"
+#include "core/tree.hpp"
+#include "support/process.hpp"
+
+namespace kmini {
+namespace {
+
+using testing::read_file;
+using testing::TempDir;
+
+Tree sample_tree() {
+  Tree t = Tree::map();
+  t["version"] = "1.0";  // a string that looks like a number must stay a string
+  t["count"] = 42;
+  t["ratio"] = 0.1;
+  t["whole"] = 3.0;
+  t["flag"] = true;
+  t["nothing"] = Tree();
+  t["text"] = "quote \" backslash \\ newline \n tab \t colon: hash # end";
+  t["odd key: with colon"] = 1;
+  t["scalars"] = Tree::from_value(std::vector<std::int64_t>{1, 2, 3});
+  t["empty_list"] = Tree::list();
+  t["empty_map"] = Tree::map();
+  Tree runs = Tree::list();
+  for (int i = 0; i < 2; ++i) {
+    Tree run = Tree::map();
+    run["name"] = "run" + std::to_string(i);
+    run["nested"]["deep"] = Tree::from_value(std::vector<double>{1.5, -2.25e-300});
+    Tree inner = Tree::list();
+    inner.push_back(Tree::from_value(std::vector<std::string>{"a", "b"}));
+    inner.push_back(7);
+    run["lists"] = inner;
+    runs.push_back(run);
+  }
+  t["runs"] = runs;
+  return t;
+}
+
+void expect_sample(const YAML::Node& n) {
+  EXPECT_EQ(n["version"].Scalar(), "1.0");
+  EXPECT_EQ(n["version"].Tag(), "!");  // quoted
+  EXPECT_EQ(n["count"].as<int>(), 42);
+  EXPECT_EQ(n["ratio"].as<double>(), 0.1);
+  EXPECT_EQ(n["whole"].as<double>(), 3.0);
+  EXPECT_TRUE(n["flag"].as<bool>());
+  EXPECT_TRUE(n["nothing"].IsNull());
+  EXPECT_EQ(n["text"].as<std::string>(),
+            "quote \" backslash \\ newline \n tab \t colon: hash # end");
+  EXPECT_EQ(n["odd key: with colon"].as<int>(), 1);
+  EXPECT_EQ(n["scalars"].as<std::vector<int>>(), (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(n["empty_list"].size(), 0u);
+  EXPECT_TRUE(n["empty_list"].IsSequence());
+  EXPECT_TRUE(n["empty_map"].IsMap());
+  ASSERT_EQ(n["runs"].size(), 2u);
+  EXPECT_EQ(n["runs"][1]["name"].as<std::string>(), "run1");
+  EXPECT_EQ(n["runs"][0]["nested"]["deep"][1].as<double>(), -2.25e-300);
+  EXPECT_EQ(n["runs"][0]["lists"][0][1].as<std::string>(), "b");
+  EXPECT_EQ(n["runs"][0]["lists"][1].as<int>(), 7);
+}
+
+TEST(ReportTree, YamlReadsBackTheSame) {
+  std::ostringstream out;
+  write_yaml(sample_tree(), out);
+  expect_sample(YAML::Load(out.str()));
+}
+
+TEST(ReportTree, JsonReadsBackTheSame) {
+  std::ostringstream out;
+  write_json(sample_tree(), out);
+  expect_sample(YAML::Load(out.str()));  // JSON is YAML
+  EXPECT_EQ(out.str().front(), '{');
+}
+
+TEST(ReportTree, KeysKeepInsertionOrder) {
+  Tree t = Tree::map();
+  t["zebra"] = 1;
+  t["apple"] = 2;
+  t["zebra"] = 3;  // assignment to an existing key keeps its place
+  std::ostringstream out;
+  write_yaml(t, out);
+  EXPECT_EQ(out.str(), "zebra: 3\napple: 2\n");
+}
+
+TEST(ReportTree, NonFiniteNumbers) {
+  Tree t = Tree::map();
+  t["nan"] = std::nan("");
+  t["inf"] = INFINITY;
+  std::ostringstream yaml;
+  write_yaml(t, yaml);
+  const YAML::Node n = YAML::Load(yaml.str());
+  EXPECT_TRUE(std::isnan(n["nan"].as<double>()));
+  EXPECT_TRUE(std::isinf(n["inf"].as<double>()));
+  std::ostringstream json;
+  write_json(t, json);
+  EXPECT_NE(json.str().find("\"nan\": null"), std::string::npos) << json.str();
+}
+
+TEST(AtomicFile, WritesTheWholeContent) {
+  TempDir dir;
+  const std::string path = dir.file("report.yaml");
+  write_file_atomically(path, [](std::ostream& out) { write_yaml(sample_tree(), out); });
+  expect_sample(YAML::LoadFile(path));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"report.yaml"});  // no temporary left
+}
+
+TEST(AtomicFile, FailureMidwayLeavesNoFile) {
+  TempDir dir;
+  const std::string path = dir.file("report.yaml");
+  EXPECT_THROW(write_file_atomically(path,
+                                     [](std::ostream& out) {
+                                       out << "meta:\n  half: written\n";
+                                       throw RuntimeFailure("the run broke off");
+                                     }),
+               RuntimeFailure);
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(AtomicFile, FailureMidwayKeepsTheOldReport) {
+  TempDir dir;
+  const std::string path = dir.write("report.yaml", "old: complete\n");
+  EXPECT_THROW(write_file_atomically(path,
+                                     [](std::ostream& out) {
+                                       out << "new: half";
+                                       throw std::runtime_error("broken");
+                                     }),
+               std::runtime_error);
+  EXPECT_EQ(read_file(path), "old: complete\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"report.yaml"});
+}
+
+TEST(AtomicFile, ReplacesAnOldReportWhole) {
+  TempDir dir;
+  const std::string path = dir.write("report.yaml", "old: complete\n");
+  write_file_atomically(path, [](std::ostream& out) { out << "new: complete\n"; });
+  EXPECT_EQ(read_file(path), "new: complete\n");
+}
+
+TEST(AtomicFile, UnwritablePathsAreInputErrors) {
+  TempDir dir;
+  EXPECT_THROW(check_writable_path(dir.file("missing/report.yaml"), "--report"), InputError);
+  EXPECT_THROW(check_writable_path(dir.path(), "--report"), InputError);
+  const std::string file = dir.write("plain", "x");
+  EXPECT_THROW(check_writable_path(file + "/report.yaml", "--report"), InputError);
+  EXPECT_NO_THROW(check_writable_path(dir.file("report.yaml"), "--report"));
+  try {
+    check_writable_path(dir.file("missing/report.yaml"), "--report");
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("folder '" + dir.file("missing") + "' does not exist"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Summary, ValidOnlyWhenEverythingPassed) {
+  Summary s;
+  EXPECT_FALSE(s.valid());  // nothing ran: nothing was validated
+  s.results = 3;
+  s.passed = 3;
+  EXPECT_TRUE(s.valid());
+  EXPECT_EQ(s.line(), "VALID: 3 of 3 results passed validation");
+  s.passed = 2;
+  s.failed = 1;
+  EXPECT_EQ(s.line(), "INVALID: 2 of 3 results passed validation");
+  s.failed = 0;
+  s.passed = 3;
+  s.run_errors = 1;
+  EXPECT_FALSE(s.valid());
+}
+
+}  // namespace
+}  // namespace kmini

@@ -1,0 +1,57 @@
+// Helpers behind messages and tables.
+#include <gtest/gtest.h>
+
+#include "core/param.hpp"
+#include "core/text.hpp"
+#include "core/timing.hpp"
+
+namespace kmini {
+namespace {
+
+TEST(Text, ShortestRoundTripNumbers) {
+  EXPECT_EQ(format_number(0.1), "0.1");
+  EXPECT_EQ(format_number(3.0), "3");
+  EXPECT_EQ(format_number(1.0e20), "1e+20");
+  EXPECT_EQ(std::stod(format_number(2.0 / 3.0)), 2.0 / 3.0);
+}
+
+TEST(Text, SignificantDigits) {
+  EXPECT_EQ(format_significant(2987.4, 4), "2987");
+  EXPECT_EQ(format_significant(2987.4, 2), "2987");  // whole numbers stay whole
+  EXPECT_EQ(format_significant(3.14159, 3), "3.14");
+  EXPECT_EQ(format_significant(0.000123456, 3), "0.000123");
+}
+
+TEST(Text, Bytes) {
+  EXPECT_EQ(format_bytes(512), "512 B");
+  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(format_bytes(3.0 * 1024 * 1024 * 1024), "3.0 GiB");
+}
+
+TEST(Text, ClosestMatchOnlyForLikelyTypos) {
+  const std::vector<std::string> words{"elements", "precision", "variant"};
+  EXPECT_EQ(closest_match("elemnts", words), "elements");
+  EXPECT_EQ(closest_match("varient", words), "variant");
+  EXPECT_EQ(closest_match("zzz", words), "");
+}
+
+TEST(Params, Formatting) {
+  EXPECT_EQ(format_value(Value{std::vector<std::int64_t>{1, 10}}), "[1, 10]");
+  EXPECT_EQ(format_value(Value{true}), "true");
+  EXPECT_EQ(ParamSpec::integer("n", 1, "").range(1, 8).expectation(), "an integer in [1, 8]");
+  EXPECT_EQ(ParamSpec::choice("p", "a", {"a", "b"}, "").constraint(), "a | b");
+  EXPECT_EQ(ParamSpec::integer_list("g", {1, 2, 3}, "").items(3, 3).constraint(), "3 items");
+}
+
+TEST(Timing, Statistics) {
+  const TimingStats s = summarize({4.0, 1.0, 3.0, 2.0});
+  EXPECT_EQ(s.count, 4u);
+  EXPECT_EQ(s.min, 1.0);
+  EXPECT_EQ(s.max, 4.0);
+  EXPECT_EQ(s.median, 2.5);
+  EXPECT_EQ(s.mean, 2.5);
+  EXPECT_EQ(summarize({5.0, 1.0, 3.0}).median, 3.0);
+}
+
+}  // namespace
+}  // namespace kmini
