@@ -135,6 +135,20 @@ TEST(Commands, ListShowsSchemaAndVariants) {
   EXPECT_CONTAINS(md.out, "| `elements` | integer, sweepable | `33554432` |");
 }
 
+TEST(Commands, InputReferenceIsCurrent) {
+  const ProcessResult md = kmini({"list", "--markdown"});
+  ASSERT_EQ(md.exit_code, 0);
+  EXPECT_EQ(md.out, testing::read_file(std::string(KMINI_SOURCE_DIR) + "/docs/inputs.md"))
+      << "docs/inputs.md is stale: regenerate it with kmini list --markdown > docs/inputs.md";
+}
+
+TEST(Commands, ShippedInputsAreValid) {
+  for (const char* input : {"inputs/stream.yaml", "inputs/suites/quick.yaml"}) {
+    const ProcessResult r = kmini({"check", std::string(KMINI_SOURCE_DIR) + "/" + input});
+    EXPECT_EQ(r.exit_code, 0) << input << ": " << r.err;
+  }
+}
+
 TEST(Commands, CheckValidatesWithoutRunning) {
   const ProcessResult r =
       kmini({"check", test_input("suite_small.yaml"), "--set", "stream.repetitions=4"});
