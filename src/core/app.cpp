@@ -15,38 +15,19 @@ Validation Validation::within(std::string metric, double value, double tolerance
 }
 
 const VariantSpec* AppSpec::find_variant(const std::string& variant_name) const {
-  for (const auto& v : variants) {
-    if (v.name == variant_name) return &v;
-  }
-  return nullptr;
-}
-
-const VariantSpec* AppSpec::baseline() const {
-  for (const auto& v : variants) {
-    if (v.baseline) return &v;
-  }
-  return nullptr;
+  return find_named(variants, variant_name);
 }
 
 std::vector<std::string> AppSpec::variant_names() const {
-  std::vector<std::string> names;
-  for (const auto& v : variants)
-    names.push_back(v.name);
-  return names;
+  return names_of(variants);
 }
 
 const ParamSpec* AppSpec::find_param(const std::string& param_name) const {
-  for (const auto& p : params) {
-    if (p.name == param_name) return &p;
-  }
-  return nullptr;
+  return find_named(params, param_name);
 }
 
 std::vector<std::string> AppSpec::param_names() const {
-  std::vector<std::string> names;
-  for (const auto& p : params)
-    names.push_back(p.name);
-  return names;
+  return names_of(params);
 }
 
 }  // namespace kmini

@@ -83,6 +83,23 @@ class Case {
   virtual std::vector<Metric> metrics(const VariantSpec& /*variant*/) const { return {}; }
 };
 
+// The item called `name` in a list of named things (variants, parameters, apps), or nullptr.
+template <class Named>
+const Named* find_named(const std::vector<Named>& items, const std::string& name) {
+  for (const auto& item : items) {
+    if (item.name == name) return &item;
+  }
+  return nullptr;
+}
+
+template <class Named>
+std::vector<std::string> names_of(const std::vector<Named>& items) {
+  std::vector<std::string> names;
+  for (const auto& item : items)
+    names.push_back(item.name);
+  return names;
+}
+
 struct AppSpec {
   std::string name;
   std::string doc;
@@ -100,7 +117,6 @@ struct AppSpec {
   std::function<std::unique_ptr<Case>(const Params&, const RunContext&)> setup;
 
   const VariantSpec* find_variant(const std::string& name) const;
-  const VariantSpec* baseline() const;
   std::vector<std::string> variant_names() const;
   const ParamSpec* find_param(const std::string& name) const;
   std::vector<std::string> param_names() const;

@@ -31,7 +31,7 @@ options:
   --format yaml|json      the report's format (default yaml)
   --ceiling-elements N    array length of the copy-bandwidth probe run at start;
                           0 skips it (no % of ceiling is reported then)
-  --kokkos-...            passed to Kokkos (e.g. --kokkos-num-threads=8)
+  --kokkos-...            passed to Kokkos unchanged (--kokkos-help lists them)
 
 Under mpirun each rank takes GPU (local rank mod visible GPUs); rank 0 prints and writes.
 

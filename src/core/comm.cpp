@@ -40,25 +40,21 @@ void Comm::barrier() const {
   if (size_ > 1) check(MPI_Barrier(handle_), "barrier");
 }
 
+double Comm::allreduce(double value, MPI_Op op) const {
+  if (size_ == 1) return value;
+  double out = 0.0;
+  check(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, op, handle_), "allreduce");
+  return out;
+}
+
 double Comm::max(double value) const {
-  if (size_ == 1) return value;
-  double out = 0.0;
-  check(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, handle_), "allreduce");
-  return out;
+  return allreduce(value, MPI_MAX);
 }
-
 double Comm::min(double value) const {
-  if (size_ == 1) return value;
-  double out = 0.0;
-  check(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MIN, handle_), "allreduce");
-  return out;
+  return allreduce(value, MPI_MIN);
 }
-
 double Comm::sum(double value) const {
-  if (size_ == 1) return value;
-  double out = 0.0;
-  check(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_SUM, handle_), "allreduce");
-  return out;
+  return allreduce(value, MPI_SUM);
 }
 
 bool Comm::all(bool value) const {

@@ -31,6 +31,8 @@ class Comm {
   std::string broadcast(const std::string& value) const;
 
  private:
+  double allreduce(double value, MPI_Op op) const;
+
   MPI_Comm handle_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;

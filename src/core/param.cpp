@@ -80,53 +80,68 @@ std::string describe_type(ParamType type) {
   return "a value";
 }
 
+namespace {
+
+ParamSpec make_spec(std::string name, ParamType type, Value default_value, std::string doc) {
+  ParamSpec spec;
+  spec.name = std::move(name);
+  spec.type = type;
+  spec.default_value = std::move(default_value);
+  spec.doc = std::move(doc);
+  return spec;
+}
+
+}  // namespace
+
 ParamSpec ParamSpec::boolean(std::string name, bool default_value, std::string doc) {
-  return ParamSpec{std::move(name), ParamType::boolean, default_value, std::move(doc)};
+  return make_spec(std::move(name), ParamType::boolean, default_value, std::move(doc));
 }
 
 ParamSpec ParamSpec::integer(std::string name, std::int64_t default_value, std::string doc) {
-  return ParamSpec{std::move(name), ParamType::integer, default_value, std::move(doc)};
+  return make_spec(std::move(name), ParamType::integer, default_value, std::move(doc));
 }
 
 ParamSpec ParamSpec::real(std::string name, double default_value, std::string doc) {
-  return ParamSpec{std::move(name), ParamType::real, default_value, std::move(doc)};
+  return make_spec(std::move(name), ParamType::real, default_value, std::move(doc));
 }
 
 ParamSpec ParamSpec::string(std::string name, std::string default_value, std::string doc) {
-  return ParamSpec{std::move(name), ParamType::string, std::move(default_value), std::move(doc)};
+  return make_spec(std::move(name), ParamType::string, std::move(default_value), std::move(doc));
 }
 
 ParamSpec ParamSpec::choice(std::string name, std::string default_value,
                             std::vector<std::string> choices, std::string doc) {
-  ParamSpec spec{std::move(name), ParamType::choice, std::move(default_value), std::move(doc)};
+  ParamSpec spec =
+      make_spec(std::move(name), ParamType::choice, std::move(default_value), std::move(doc));
   spec.choices = std::move(choices);
   return spec;
 }
 
 ParamSpec ParamSpec::path(std::string name, std::string doc) {
-  return ParamSpec{std::move(name), ParamType::path, std::monostate{}, std::move(doc)};
+  return make_spec(std::move(name), ParamType::path, std::monostate{}, std::move(doc));
 }
 
 ParamSpec ParamSpec::integer_list(std::string name, std::vector<std::int64_t> default_value,
                                   std::string doc) {
-  return ParamSpec{std::move(name), ParamType::integer_list, std::move(default_value),
-                   std::move(doc)};
+  return make_spec(std::move(name), ParamType::integer_list, std::move(default_value),
+                   std::move(doc));
 }
 
 ParamSpec ParamSpec::real_list(std::string name, std::vector<double> default_value,
                                std::string doc) {
-  return ParamSpec{std::move(name), ParamType::real_list, std::move(default_value), std::move(doc)};
+  return make_spec(std::move(name), ParamType::real_list, std::move(default_value), std::move(doc));
 }
 
 ParamSpec ParamSpec::string_list(std::string name, std::vector<std::string> default_value,
                                  std::vector<std::string> choices, std::string doc) {
-  ParamSpec spec{std::move(name), ParamType::string_list, std::move(default_value), std::move(doc)};
+  ParamSpec spec =
+      make_spec(std::move(name), ParamType::string_list, std::move(default_value), std::move(doc));
   spec.choices = std::move(choices);
   return spec;
 }
 
 ParamSpec ParamSpec::real_matrix(std::string name, std::string doc) {
-  return ParamSpec{std::move(name), ParamType::real_matrix, std::monostate{}, std::move(doc)};
+  return make_spec(std::move(name), ParamType::real_matrix, std::monostate{}, std::move(doc));
 }
 
 ParamSpec& ParamSpec::range(double lo, double hi) {

@@ -63,17 +63,11 @@ AppRegistry::AppRegistry(std::vector<AppSpec> apps) : apps_(std::move(apps)) {
 }
 
 const AppSpec* AppRegistry::find(const std::string& name) const {
-  for (const auto& app : apps_) {
-    if (app.name == name) return &app;
-  }
-  return nullptr;
+  return find_named(apps_, name);
 }
 
 std::vector<std::string> AppRegistry::names() const {
-  std::vector<std::string> out;
-  for (const auto& app : apps_)
-    out.push_back(app.name);
-  return out;
+  return names_of(apps_);
 }
 
 }  // namespace kmini

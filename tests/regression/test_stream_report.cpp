@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
 
 namespace kmini {
@@ -12,9 +13,6 @@ using testing::kmini;
 using testing::ProcessResult;
 using testing::TempDir;
 using testing::test_input;
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
 
 const std::vector<std::string> kAllVariants{"copy", "mul", "add", "triad", "dot"};
 const std::map<std::string, double> kWeights{
@@ -145,6 +143,21 @@ TEST(StreamRun, DefaultReportNameInTheWorkingFolder) {
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0].rfind("kmini-stream_broken-", 0), 0u) << entries[0];
   EXPECT_CONTAINS(r.out, "report: " + entries[0]);
+}
+
+TEST(StreamRun, KokkosFlagsReachKokkos) {
+  TempDir dir;
+  const std::string report = dir.file("r.yaml");
+  // Kokkos 3.4 spells it --kokkos-threads; 4.x also takes --kokkos-num-threads.
+  const ProcessResult r =
+      kmini({"run", test_input("stream_broken.yaml"), "--set", "stream.inject_error=false",
+             "--report", report, "--ceiling-elements", "0", "--kokkos-threads=1"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const YAML::Node meta = YAML::LoadFile(report)["meta"];
+  if (meta["kokkos"]["default_execution_space"].as<std::string>() == "OpenMP") {
+    EXPECT_EQ(meta["kokkos"]["concurrency"].as<int>(), 1);
+  }
+  EXPECT_CONTAINS(meta["command"].as<std::string>(), "--kokkos-threads=1");
 }
 
 TEST(StreamRun, TooLargeForTheDeviceIsRefusedBeforeAllocating) {

@@ -23,8 +23,10 @@ inline void prepare_environment() {
   setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
   // Kokkos' OpenMP backend warns at every start without it.
   setenv("OMP_PROC_BIND", "false", 0);
-  // In sanitizer builds: Open MPI's allocations at MPI_Init are not ours to fix.
-  setenv("LSAN_OPTIONS", "suppressions=" KMINI_LSAN_SUPPRESSIONS ":print_suppressions=0", 0);
+  // In sanitizer builds, kmini keeps AddressSanitizer and UBSan but not the leak check: Open
+  // MPI's components allocate at MPI_Init and are unloaded by exit, so their leaks can be
+  // neither fixed here nor suppressed by name. The in-process tests keep the leak check.
+  setenv("ASAN_OPTIONS", "detect_leaks=0", 0);
 }
 
 // kmini ARGS..., its exit status and output.

@@ -3,6 +3,7 @@
 
 #include "core/cli.hpp"
 #include "core/error.hpp"
+#include "support/expect.hpp"
 
 namespace kmini {
 namespace {
@@ -12,17 +13,8 @@ CliOptions parse(const std::vector<std::string>& args) {
 }
 
 std::string error_of(const std::vector<std::string>& args) {
-  try {
-    parse(args);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no InputError";
-  return "";
+  return testing::input_error_of([&] { parse(args); });
 }
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
 
 TEST(Cli, RunWithEveryOption) {
   const CliOptions o =

@@ -1,7 +1,10 @@
 // The kmini binary's commands and its bad-input contract: every mistake exits 2 with one line
 // naming what is wrong, no stack trace, no abort, no report.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
 
 namespace kmini {
@@ -12,9 +15,6 @@ using testing::nonempty_lines;
 using testing::ProcessResult;
 using testing::TempDir;
 using testing::test_input;
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
 
 // Exit 2, nothing on stdout, exactly one line on stderr containing `what`.
 void expect_bad_input(const ProcessResult& r, const std::string& what) {
@@ -45,6 +45,14 @@ TEST(BadInput, MissingFile) {
 TEST(BadInput, UnreadableFile) {
   TempDir dir;
   expect_bad_input(kmini({"check", dir.path()}), "it is a directory");
+}
+
+TEST(BadInput, PermissionDenied) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads every file";
+  TempDir dir;
+  const std::string input = dir.write("locked.yaml", "app: stream\n");
+  chmod(input.c_str(), 0);
+  expect_bad_input(kmini({"check", input}), "locked.yaml': Permission denied");
 }
 
 TEST(BadInput, MalformedYaml) {

@@ -6,6 +6,7 @@
 
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "support/expect.hpp"
 #include "support/process.hpp"
 
 namespace kmini {
@@ -50,17 +51,8 @@ Input load(const std::string& text, const std::vector<std::string>& sets = {}) {
 
 // The message of the InputError that loading `text` throws.
 std::string error_of(const std::string& text, const std::vector<std::string>& sets = {}) {
-  try {
-    load(text, sets);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no InputError for:\n" << text;
-  return "";
+  return testing::input_error_of([&] { load(text, sets); });
 }
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
 
 TEST(Config, SingleRunGetsDefaults) {
   const Input input = load("app: demo\n");
@@ -240,18 +232,10 @@ TEST(ConfigFiles, RelativePathsResolveAgainstTheInputFolder) {
 TEST(ConfigFiles, MissingUnreadableAndFolder) {
   TempDir dir;
   const AppRegistry registry = demo_registry();
-  try {
-    load_input(dir.file("nope.yaml"), {}, registry);
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_CONTAINS(e.what(), "nope.yaml': no such file");
-  }
-  try {
-    load_input(dir.path(), {}, registry);
-    FAIL();
-  } catch (const InputError& e) {
-    EXPECT_CONTAINS(e.what(), "it is a directory");
-  }
+  EXPECT_CONTAINS(testing::input_error_of([&] { load_input(dir.file("nope.yaml"), {}, registry); }),
+                  "nope.yaml': no such file");
+  EXPECT_CONTAINS(testing::input_error_of([&] { load_input(dir.path(), {}, registry); }),
+                  "it is a directory");
 }
 
 }  // namespace

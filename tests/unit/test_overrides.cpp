@@ -3,6 +3,7 @@
 
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "support/expect.hpp"
 
 namespace kmini {
 namespace {
@@ -33,17 +34,8 @@ Input load_with(const std::vector<std::string>& sets) {
 }
 
 std::string error_of(const std::vector<std::string>& sets) {
-  try {
-    load_with(sets);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no InputError";
-  return "";
+  return testing::input_error_of([&] { load_with(sets); });
 }
-
-#define EXPECT_CONTAINS(haystack, needle) \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) << (haystack)
 
 TEST(Overrides, ParseTheThreeParts) {
   const Override o = parse_override("demo.size=[1, 2]");
@@ -58,11 +50,8 @@ TEST(Overrides, MalformedOnesAreRejected) {
   EXPECT_THROW(parse_override("size=5"), InputError);
   EXPECT_THROW(parse_override(".size=5"), InputError);
   EXPECT_THROW(parse_override("demo.=5"), InputError);
-  try {
-    parse_override("demo.size");
-  } catch (const InputError& e) {
-    EXPECT_CONTAINS(e.what(), "--set 'demo.size': expected app.key=value (no '=' found)");
-  }
+  EXPECT_CONTAINS(testing::input_error_of([] { parse_override("demo.size"); }),
+                  "--set 'demo.size': expected app.key=value (no '=' found)");
 }
 
 TEST(Overrides, ApplyToEveryRunOfTheApp) {
