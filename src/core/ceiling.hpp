@@ -1,10 +1,12 @@
-// The device's copy bandwidth, measured at start by running the stream app's copy variant through
-// the ordinary runner (BabelStream's copy: bytes read + written, best of several repetitions).
+// The device's copy bandwidth, measured at start by running the stream app's two copies through
+// the ordinary runner: `copy` (BabelStream's c = a, a Kokkos kernel) and `deep_copy` (the
+// backend's own copy). Bytes read + written, best of several repetitions, the faster copy wins.
 // Every bandwidth in a report is quoted against it.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/app.hpp"
 #include "core/registry.hpp"
@@ -16,13 +18,21 @@ class Runner;
 struct DeviceInfo;
 
 struct Ceiling {
+  struct Probe {
+    std::string variant;
+    double gbps = 0.0;  // all ranks together: bytes of every rank over the slowest rank's time
+    Validation validation;
+  };
+
   bool measured = false;
-  double gbps = 0.0;  // all ranks together: bytes of every rank over the slowest rank's time
+  double gbps = 0.0;  // the fastest probe's
+  std::vector<Probe> probes;
   int ranks = 1;
   std::int64_t elements = 0;  // per rank, double precision
   std::int64_t repetitions = 0;
-  Validation validation;
   std::string reason;  // why it was not measured
+
+  bool validated() const;
 
   Tree to_tree() const;
 };

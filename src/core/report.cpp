@@ -167,7 +167,7 @@ Tree run_section(const RunResult& run) {
     t["fom"]["unit"] = spec.app->fom.unit;
     t["bandwidth_GBps"] = optional_number(r.bandwidth_gbps);
     t["percent_of_ceiling"] = optional_number(r.percent_of_ceiling);
-    t["GFLOPs"] = optional_number(r.gflops);
+    t["GFLOPS"] = optional_number(r.gflops);
     t["speedup_vs_baseline"] = optional_number(r.speedup);
     Tree metrics = Tree::map();
     for (const auto& m : r.metrics) {
@@ -200,6 +200,7 @@ std::string Summary::line() const {
   if (valid()) return "VALID: " + counts;
   std::string text = "INVALID: " + counts;
   if (run_errors > 0) text += ", " + std::to_string(run_errors) + " run(s) failed to complete";
+  if (probe_failed) text += ", the copy-ceiling probe failed validation";
   return text;
 }
 
@@ -210,6 +211,7 @@ Tree Summary::to_tree() const {
   t["passed"] = passed;
   t["failed"] = failed;
   t["run_errors"] = run_errors;
+  t["probe_failed"] = probe_failed;
   t["line"] = line();
   return t;
 }

@@ -30,7 +30,8 @@ struct Summary {
   int passed = 0;
   int failed = 0;
   int run_errors = 0;
-  bool valid() const { return results > 0 && failed == 0 && run_errors == 0; }
+  bool probe_failed = false;  // the copy-ceiling probe failed its validation
+  bool valid() const { return results > 0 && failed == 0 && run_errors == 0 && !probe_failed; }
   // "VALID: 8 of 8 results passed validation" in the style of HPCG's closing line.
   std::string line() const;
   Tree to_tree() const;

@@ -26,9 +26,11 @@ struct StreamVariant {
 };
 
 template <class T>
-const std::array<StreamVariant<T>, 5>& variant_table() {
-  static const std::array<StreamVariant<T>, 5> table{{
+const std::array<StreamVariant<T>, 6>& variant_table() {
+  static const std::array<StreamVariant<T>, 6> table{{
       {"copy", "c = a", 2.0, true, &launch_elementwise<T, Copy>, &check_elementwise<T, Copy>},
+      {"deep_copy", "c = a through Kokkos::deep_copy, the backend's own copy", 2.0, false,
+       &launch_deep_copy<T>, &check_elementwise<T, Copy>},
       {"mul", "c = scalar * a", 2.0, false, &launch_elementwise<T, Mul>,
        &check_elementwise<T, Mul>},
       {"add", "c = a + b", 3.0, false, &launch_elementwise<T, Add>, &check_elementwise<T, Add>},

@@ -14,9 +14,9 @@ using testing::ProcessResult;
 using testing::TempDir;
 using testing::test_input;
 
-const std::vector<std::string> kAllVariants{"copy", "mul", "add", "triad", "dot"};
-const std::map<std::string, double> kWeights{
-    {"copy", 2}, {"mul", 2}, {"add", 3}, {"triad", 3}, {"dot", 2}};
+const std::vector<std::string> kAllVariants{"copy", "deep_copy", "mul", "add", "triad", "dot"};
+const std::map<std::string, double> kWeights{{"copy", 2}, {"deep_copy", 2}, {"mul", 2},
+                                             {"add", 3},  {"triad", 3},     {"dot", 2}};
 
 TEST(StreamRun, EveryVariantValidatesAndTheReportSaysSo) {
   TempDir dir;
@@ -26,7 +26,7 @@ TEST(StreamRun, EveryVariantValidatesAndTheReportSaysSo) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_CONTAINS(r.out, "copy ceiling: ");
   EXPECT_CONTAINS(r.out, "-- precision=float");
-  EXPECT_CONTAINS(r.out, "VALID: 10 of 10 results passed validation");
+  EXPECT_CONTAINS(r.out, "VALID: 12 of 12 results passed validation");
   EXPECT_CONTAINS(r.out, "report: " + report);
 
   const YAML::Node doc = YAML::LoadFile(report);
@@ -49,7 +49,15 @@ TEST(StreamRun, EveryVariantValidatesAndTheReportSaysSo) {
   const double ceiling_gbps = ceiling["bandwidth_GBps"].as<double>();
   EXPECT_GT(ceiling_gbps, 0.0);
   EXPECT_EQ(ceiling["elements_per_rank"].as<long>(), 200000);
-  EXPECT_EQ(ceiling["validation"]["status"].as<std::string>(), "PASS");
+  // The faster of the two copies.
+  ASSERT_EQ(ceiling["probes"].size(), 2u);
+  EXPECT_EQ(ceiling["probes"][0]["variant"].as<std::string>(), "copy");
+  EXPECT_EQ(ceiling["probes"][1]["variant"].as<std::string>(), "deep_copy");
+  EXPECT_EQ(ceiling_gbps, std::max(ceiling["probes"][0]["bandwidth_GBps"].as<double>(),
+                                   ceiling["probes"][1]["bandwidth_GBps"].as<double>()));
+  for (const auto& probe : ceiling["probes"]) {
+    EXPECT_EQ(probe["validation"]["status"].as<std::string>(), "PASS");
+  }
 
   ASSERT_EQ(doc["runs"].size(), 1u);
   const YAML::Node run = doc["runs"][0];
@@ -62,11 +70,11 @@ TEST(StreamRun, EveryVariantValidatesAndTheReportSaysSo) {
   EXPECT_EQ(run["figure_of_merit"]["unit"].as<std::string>(), "GB/s");
 
   const YAML::Node results = run["results"];
-  ASSERT_EQ(results.size(), 10u);
+  ASSERT_EQ(results.size(), 12u);
   for (std::size_t i = 0; i < results.size(); ++i) {
     const YAML::Node res = results[i];
-    const std::string precision = i < 5 ? "float" : "double";
-    const std::string variant = kAllVariants[i % 5];
+    const std::string precision = i < 6 ? "float" : "double";
+    const std::string variant = kAllVariants[i % 6];
     SCOPED_TRACE(precision + " " + variant);
     EXPECT_EQ(res["point"]["precision"].as<std::string>(), precision);
     EXPECT_EQ(res["variant"].as<std::string>(), variant);
@@ -90,7 +98,7 @@ TEST(StreamRun, EveryVariantValidatesAndTheReportSaysSo) {
   }
   EXPECT_EQ(results[0]["speedup_vs_baseline"].as<double>(), 1.0);
   EXPECT_EQ(doc["summary"]["status"].as<std::string>(), "VALID");
-  EXPECT_EQ(doc["summary"]["passed"].as<int>(), 10);
+  EXPECT_EQ(doc["summary"]["passed"].as<int>(), 12);
 }
 
 TEST(StreamRun, InjectedErrorsFailValidationWithExitThree) {

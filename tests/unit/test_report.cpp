@@ -175,6 +175,11 @@ TEST(Summary, ValidOnlyWhenEverythingPassed) {
   s.passed = 3;
   s.run_errors = 1;
   EXPECT_FALSE(s.valid());
+  s.run_errors = 0;
+  s.probe_failed = true;
+  EXPECT_FALSE(s.valid());
+  EXPECT_EQ(s.line(),
+            "INVALID: 3 of 3 results passed validation, the copy-ceiling probe failed validation");
 }
 
 }  // namespace
