@@ -74,6 +74,10 @@ struct RunContext {
 class Case {
  public:
   virtual ~Case() = default;
+  // Why `variant` cannot run at this point (a size past a hardware limit, a library this build
+  // lacks), or empty when it can. A variant that cannot run is reported so, never silently
+  // replaced by another.
+  virtual std::string not_applicable(const VariantSpec& /*variant*/) const { return ""; }
   // Untimed: put the data in the state a variant's repetitions start from.
   virtual void prepare(const VariantSpec& /*variant*/) {}
   // One repetition. The runner fences before and after it and times it.

@@ -151,6 +151,13 @@ Tree run_section(const RunResult& run) {
     t["point"] = point;
     t["variant"] = r.variant->name;
     t["baseline"] = r.variant->baseline;
+    if (!r.not_applicable.empty()) {
+      t["status"] = "not_applicable";
+      t["reason"] = r.not_applicable;
+      results.push_back(t);
+      continue;
+    }
+    t["status"] = "ran";
     t["repetitions"] = static_cast<long long>(r.time.count);
     t["time_s"]["min"] = r.time.min;
     t["time_s"]["median"] = r.time.median;
@@ -187,6 +194,10 @@ Summary summarize(const std::vector<RunResult>& runs) {
   for (const auto& run : runs) {
     if (!run.error.empty()) ++s.run_errors;
     for (const auto& r : run.results) {
+      if (!r.not_applicable.empty()) {
+        ++s.not_applicable;
+        continue;
+      }
       ++s.results;
       (r.validation.passed() ? s.passed : s.failed) += 1;
     }
@@ -195,8 +206,9 @@ Summary summarize(const std::vector<RunResult>& runs) {
 }
 
 std::string Summary::line() const {
-  const std::string counts =
+  std::string counts =
       std::to_string(passed) + " of " + std::to_string(results) + " results passed validation";
+  if (not_applicable > 0) counts += " (" + std::to_string(not_applicable) + " not applicable)";
   if (valid()) return "VALID: " + counts;
   std::string text = "INVALID: " + counts;
   if (run_errors > 0) text += ", " + std::to_string(run_errors) + " run(s) failed to complete";
@@ -210,6 +222,7 @@ Tree Summary::to_tree() const {
   t["results"] = results;
   t["passed"] = passed;
   t["failed"] = failed;
+  t["not_applicable"] = not_applicable;
   t["run_errors"] = run_errors;
   t["probe_failed"] = probe_failed;
   t["line"] = line();

@@ -26,9 +26,10 @@ Tree meta_section(const Comm& comm, const DeviceInfo& device, const NodePlacemen
 Tree run_section(const RunResult& run);
 
 struct Summary {
-  int results = 0;
+  int results = 0;  // variants that ran
   int passed = 0;
   int failed = 0;
+  int not_applicable = 0;  // variants that could not run at a point, and said why
   int run_errors = 0;
   bool probe_failed = false;  // the copy-ceiling probe failed its validation
   bool valid() const { return results > 0 && failed == 0 && run_errors == 0 && !probe_failed; }

@@ -40,6 +40,13 @@ void print_point(std::ostream& out, const RunSpec& run, const std::vector<Varian
   headers.insert(headers.end(), {"% ceiling", "speed-up", "validation"});
   Table table(headers);
   for (const auto& r : point) {
+    if (!r.not_applicable.empty()) {
+      std::vector<std::string> row(headers.size(), "");
+      row.front() = r.variant->name;
+      row.back() = "n/a: " + r.not_applicable;
+      table.add_row(row);
+      continue;
+    }
     std::vector<std::string> row{
         r.variant->name,          std::to_string(r.time.count), milliseconds(r.time.median),
         milliseconds(r.time.min), milliseconds(r.time.max),     format_significant(r.fom, 4)};

@@ -56,11 +56,13 @@ std::vector<std::pair<std::string, Value>> swept_values(const RunSpec& run, cons
 void add_speedups(std::vector<VariantResult>& results) {
   const VariantResult* baseline = nullptr;
   for (const auto& r : results) {
-    if (r.variant->baseline) baseline = &r;
+    if (r.variant->baseline && r.not_applicable.empty()) baseline = &r;
   }
   if (baseline == nullptr || baseline->time.median <= 0.0) return;
   for (auto& r : results) {
-    if (r.time.median > 0.0) r.speedup = baseline->time.median / r.time.median;
+    if (r.not_applicable.empty() && r.time.median > 0.0) {
+      r.speedup = baseline->time.median / r.time.median;
+    }
   }
 }
 
@@ -100,6 +102,8 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
                                   const Params& params) const {
   VariantResult result;
   result.variant = &variant;
+  result.not_applicable = problem.not_applicable(variant);
+  if (!result.not_applicable.empty()) return result;
   const auto repetitions = params.integer(kRepetitionsKey);
   const auto warmup = params.integer(kWarmupKey);
 

@@ -21,6 +21,7 @@ struct DeviceInfo;
 struct VariantResult {
   std::vector<std::pair<std::string, Value>> point;  // the swept parameters' values here
   const VariantSpec* variant = nullptr;
+  std::string not_applicable;   // why it did not run; empty when it ran
   std::vector<double> seconds;  // per timed repetition, the slowest rank's
   TimingStats time;
   Work work;         // per repetition, summed over ranks
