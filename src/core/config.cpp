@@ -194,6 +194,7 @@ class InputParser {
     spec.mark = at(run);
     for (const auto& param : spec.app->params) {
       spec.settings[param.name] = Setting{param.default_value, spec.mark, false};
+      if (param.default_sweep.size() > 1) spec.sweeps.emplace_back(param.name, param.default_sweep);
     }
     keys_of(run, key_path);
     for (const auto& entry : run) {

@@ -166,6 +166,13 @@ ParamSpec& ParamSpec::sweepable() {
   return *this;
 }
 
+ParamSpec& ParamSpec::swept_by_default(std::vector<Value> values) {
+  sweep = true;
+  default_value = values.front();
+  default_sweep = std::move(values);
+  return *this;
+}
+
 ParamSpec& ParamSpec::optional() {
   default_value = std::monostate{};
   return *this;

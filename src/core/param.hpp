@@ -55,6 +55,8 @@ struct ParamSpec {
   // A sweepable scalar parameter also accepts a list of values; the run is repeated for each
   // (the cartesian product over all swept parameters).
   bool sweep = false;
+  // A sweep that applies when the user gives no value (default_value is its first entry).
+  std::vector<Value> default_sweep;
 
   // Builders, so that a schema reads as a table.
   static ParamSpec boolean(std::string name, bool default_value, std::string doc);
@@ -75,6 +77,8 @@ struct ParamSpec {
   ParamSpec& at_least(double lo);
   ParamSpec& items(std::size_t lo, std::size_t hi);
   ParamSpec& sweepable();
+  // Sweepable, and swept over `values` by default.
+  ParamSpec& swept_by_default(std::vector<Value> values);
   ParamSpec& optional();  // drop the default: the parameter may be left unset
 
   bool is_list() const;

@@ -220,7 +220,9 @@ std::vector<Value> parse_setting(const YAML::Node& node, const ParamSpec& spec,
   const ScalarParser parser(spec, where);
   if (node.IsNull()) parser.mismatch(node);
   if (spec.sweep && node.IsSequence()) {
-    if (node.size() == 0) parser.mismatch(node);
+    if (node.size() == 0) {
+      where.fail(node, "expected " + spec.expectation() + ", found an empty list");
+    }
     std::vector<Value> values;
     for (const auto& item : node)
       values.push_back(parser.scalar(item));

@@ -89,8 +89,8 @@ AppSpec app_spec() {
   AppSpec app;
   app.name = "stream";
   app.doc =
-      "BabelStream's copy, mul, add, triad and dot over device arrays: the memory "
-      "bandwidth a device sustains, and the probe behind every % of ceiling";
+      "BabelStream's copy, mul, add, triad and dot over device arrays, and the backend's own "
+      "copy: the memory bandwidth a device sustains, and the probe behind every % of ceiling";
   app.params = {
       ParamSpec::integer("elements", std::int64_t{1} << 25, "array length per rank")
           .range(1, 1.0e12)

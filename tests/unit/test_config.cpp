@@ -24,6 +24,7 @@ AppRegistry demo_registry() {
       ParamSpec::real("omega", 0.8, "a number").range(0.0, 2.0),
       ParamSpec::boolean("verbose", false, "a boolean"),
       ParamSpec::choice("precision", "double", {"float", "double"}, "a choice").sweepable(),
+      ParamSpec::integer("levels", 1, "swept unless set").swept_by_default({std::int64_t{1}, std::int64_t{2}}),
       ParamSpec::string("title", "none", "free text"),
       ParamSpec::path("molecule", "a file"),
       ParamSpec::integer_list("grid", {33, 33, 65}, "three integers").range(3, 4096).items(3, 3),
@@ -59,7 +60,7 @@ TEST(Config, SingleRunGetsDefaults) {
   ASSERT_EQ(input.runs.size(), 1u);
   EXPECT_FALSE(input.suite);
   const auto points = input.runs[0].points();
-  ASSERT_EQ(points.size(), 1u);
+  ASSERT_EQ(points.size(), 2u);  // levels is swept by default
   EXPECT_EQ(points[0].integer("size"), 10);
   EXPECT_DOUBLE_EQ(points[0].real("omega"), 0.8);
   EXPECT_EQ(points[0].string("precision"), "double");
@@ -89,7 +90,7 @@ TEST(Config, ValuesOfEveryType) {
 }
 
 TEST(Config, SweepsExpandToTheCartesianProduct) {
-  const Input input = load("app: demo\nprecision: [float, double]\nsize: [1, 2, 3]\n");
+  const Input input = load("app: demo\nprecision: [float, double]\nsize: [1, 2, 3]\nlevels: 1\n");
   const RunSpec& run = input.runs[0];
   const auto points = run.points();
   ASSERT_EQ(points.size(), 6u);
@@ -99,6 +100,13 @@ TEST(Config, SweepsExpandToTheCartesianProduct) {
   EXPECT_EQ(points[1].string("precision"), "double");
   EXPECT_EQ(points[5].integer("size"), 3);
   EXPECT_EQ(format_value(run.echoed("size")), "[1, 2, 3]");
+}
+
+TEST(Config, DefaultSweepsApplyUntilSet) {
+  EXPECT_EQ(load("app: demo\n").runs[0].points().size(), 2u);
+  EXPECT_EQ(load("app: demo\nlevels: 5\n").runs[0].points().size(), 1u);
+  EXPECT_EQ(load("app: demo\n", {"demo.levels=[3, 4, 5]"}).runs[0].points().size(), 3u);
+  EXPECT_CONTAINS(error_of("app: demo\nsize: []\n"), "found an empty list");
 }
 
 TEST(Config, VariantAllAndDuplicates) {

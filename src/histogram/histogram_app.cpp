@@ -1,0 +1,426 @@
+#include "histogram/histogram_app.hpp"
+
+#include <Kokkos_Random.hpp>
+#include <Kokkos_ScatterView.hpp>
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <type_traits>
+
+#include "core/comm.hpp"
+#include "core/registry.hpp"
+#include "histogram/histogram_cub.hpp"
+#include "histogram/histogram_kernels.hpp"
+#include "reduce/atomics.hpp"
+
+namespace kmini::histogram {
+
+namespace {
+
+constexpr std::int64_t kMaxBins = std::numeric_limits<std::int32_t>::max();  // 2^31 - 1
+constexpr int kSamplesPerThread = 16;  // per team thread, for the team-based variants
+
+template <class Bin>
+class HistogramCase;
+
+// The variant table: `kmini list`, the runner and the report read these rows. Every variant
+// makes the same histogram; they differ in how the additions reach memory.
+template <class Bin>
+struct HistogramVariant {
+  const char* name;
+  const char* doc;
+  bool baseline;
+  bool on_host;  // fills the host histogram from host samples
+  void (HistogramCase<Bin>::*run)();
+  std::string (HistogramCase<Bin>::*not_applicable)() const;  // nullptr: always applicable
+};
+
+template <class Bin>
+class HistogramCase final : public Case {
+ public:
+  HistogramCase(const Params& params, const RunContext& context);
+
+  static const std::array<HistogramVariant<Bin>, 9>& table();
+
+  std::string not_applicable(const VariantSpec& variant) const override {
+    const auto check = table()[variant.index].not_applicable;
+    return check == nullptr ? "" : (this->*check)();
+  }
+  void prepare(const VariantSpec& variant) override;
+  Work run(const VariantSpec& variant) override {
+    (this->*table()[variant.index].run)();
+    return Work{static_cast<double>(samples_.extent(0)) * sizeof(double) +
+                    static_cast<double>(bins_) * sizeof(Bin),
+                0.0, static_cast<double>(samples_.extent(0))};
+  }
+  Validation validate(const VariantSpec& variant) override;
+
+ private:
+  template <class Method>
+  void run_atomic_per_sample();
+  void run_block_shared();
+  void run_scatter_view();
+  void run_privatized();
+  void run_cub();
+  void run_host_serial();
+  void run_host_openmp();
+
+  std::string privatized_not_applicable() const;
+  std::string cub_not_applicable() const;
+  std::string host_serial_not_applicable() const;
+  std::string host_openmp_not_applicable() const;
+
+  void generate_samples(const Params& params, const RunContext& context);
+  Kokkos::TeamPolicy<> team_policy(Index league, std::size_t scratch_bytes) const;
+  Index team_size_for_scratch(std::size_t per_team_bytes) const;
+
+  Index bins_;
+  int team_size_;
+  Kokkos::View<double*> samples_;
+  Kokkos::View<Bin*> histogram_;
+  Kokkos::View<double*>::HostMirror host_samples_;
+  Kokkos::View<Bin*, Kokkos::HostSpace> host_histogram_;
+  // A serial count of the same samples, in the bin type: int bins take at most 2^31 - 1 samples
+  // (see check), double bins count exactly to 2^53.
+  std::vector<Bin> reference_;
+  std::optional<Kokkos::Experimental::ScatterView<Bin*>> scatter_;
+  std::unique_ptr<CubHistogram> cub_;
+};
+
+template <class Bin>
+const std::array<HistogramVariant<Bin>, 9>& HistogramCase<Bin>::table() {
+  using C = HistogramCase<Bin>;
+  static const std::array<HistogramVariant<Bin>, 9> rows{{
+      {"plain_atomic", "one Kokkos::atomic_add per sample", true, false,
+       &C::template run_atomic_per_sample<reduce::PlainAtomic>, nullptr},
+      {"warp_match", "warp-aggregated: lanes grouped by __match_any_sync", false, false,
+       &C::template run_atomic_per_sample<reduce::WarpMatchAtomic>, nullptr},
+      {"warp_ballot", "warp-aggregated: the seed's Fig. 5 ballot/shuffle loop", false, false,
+       &C::template run_atomic_per_sample<reduce::WarpBallotAtomic>, nullptr},
+      {"block_shared", "team-aggregated through scratch memory (the seed's Fig. 4)", false, false,
+       &C::run_block_shared, nullptr},
+      {"scatter_view", "Kokkos ScatterView (atomic on GPUs, duplicated on hosts)", false, false,
+       &C::run_scatter_view, nullptr},
+      {"privatized", "per-team sub-histograms in scratch memory, then merged", false, false,
+       &C::run_privatized, &C::privatized_not_applicable},
+      {"cub", "CUB DeviceHistogram::HistogramEven", false, false, &C::run_cub,
+       &C::cub_not_applicable},
+      {"host_serial", "the host, one thread, no atomics", false, true, &C::run_host_serial,
+       &C::host_serial_not_applicable},
+      {"host_openmp", "the host's OpenMP threads with atomics", false, true, &C::run_host_openmp,
+       &C::host_openmp_not_applicable},
+  }};
+  return rows;
+}
+
+template <class Bin>
+HistogramCase<Bin>::HistogramCase(const Params& params, const RunContext& context)
+    : bins_(params.integer("bins")), team_size_(static_cast<int>(params.integer("team_size"))) {
+  const Index n = params.integer("samples");
+  samples_ = Kokkos::View<double*>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "histogram::samples"), n);
+  histogram_ = Kokkos::View<Bin*>("histogram::bins", bins_);
+  generate_samples(params, context);
+  host_samples_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), samples_);
+  reference_.assign(static_cast<std::size_t>(bins_), Bin(0));
+  for (Index i = 0; i < n; ++i)
+    ++reference_[static_cast<std::size_t>(bin_of(host_samples_(i), bins_))];
+}
+
+// Uniform samples from Kokkos' random pool, or, for testing the bin rule, samples placed exactly
+// on bin edges, just below them, and just below 1.
+template <class Bin>
+void HistogramCase<Bin>::generate_samples(const Params& params, const RunContext& context) {
+  const auto seed = static_cast<std::uint64_t>(params.integer("seed")) +
+                    7919u * static_cast<std::uint64_t>(context.comm.rank());
+  if (params.string("distribution") == "uniform") {
+    Kokkos::Random_XorShift64_Pool<> pool(seed);
+    Kokkos::fill_random(samples_, pool, 0.0, 1.0);
+    return;
+  }
+  auto host = Kokkos::create_mirror_view(samples_);
+  const double bins = static_cast<double>(bins_);
+  for (Index i = 0; i < static_cast<Index>(host.extent(0)); ++i) {
+    const double edge = static_cast<double>((i / 3) % (bins_ + 1)) / bins;
+    switch (i % 3) {
+      case 0:
+        host(i) = edge < 1.0 ? edge : std::nextafter(1.0, 0.0);
+        break;
+      case 1:
+        host(i) = edge > 0.0 ? std::nextafter(edge, 0.0) : 0.0;
+        break;
+      default:
+        host(i) = std::nextafter(1.0, 0.0);
+    }
+  }
+  Kokkos::deep_copy(samples_, host);
+}
+
+template <class Bin>
+Kokkos::TeamPolicy<> HistogramCase<Bin>::team_policy(Index league,
+                                                     std::size_t scratch_bytes) const {
+  return Kokkos::TeamPolicy<>(static_cast<int>(league), team_size_for_scratch(scratch_bytes))
+      .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+}
+
+// The requested team size, or the largest the backend allows below it.
+template <class Bin>
+Index HistogramCase<Bin>::team_size_for_scratch(std::size_t per_team_bytes) const {
+  const Kokkos::TeamPolicy<> probe =
+      Kokkos::TeamPolicy<>(1, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(per_team_bytes));
+  const int most = probe.team_size_max(BlockAggregatedPerSample<Bin>{}, Kokkos::ParallelForTag());
+  return std::max(1, std::min(team_size_, most));
+}
+
+template <class Bin>
+void HistogramCase<Bin>::prepare(const VariantSpec& variant) {
+  const auto& row = table()[variant.index];
+  if (row.on_host && host_histogram_.extent(0) == 0) {
+    host_histogram_ = Kokkos::View<Bin*, Kokkos::HostSpace>("histogram::host_bins", bins_);
+  }
+  if (row.run == &HistogramCase::run_scatter_view && !scatter_) {
+    scatter_.emplace(histogram_);
+  }
+  if constexpr (std::is_same<Bin, int>::value) {
+    if (row.run == &HistogramCase::run_cub && !cub_) {
+      cub_ = std::make_unique<CubHistogram>(samples_, histogram_);
+    }
+  }
+}
+
+template <class Bin>
+template <class Method>
+void HistogramCase<Bin>::run_atomic_per_sample() {
+  Kokkos::deep_copy(histogram_, Bin(0));
+  Kokkos::parallel_for(std::string("histogram::") + Method::name,
+                       sample_range(static_cast<Index>(samples_.extent(0))),
+                       AtomicPerSample<Bin, Method>{samples_, histogram_, bins_});
+}
+
+template <class Bin>
+void HistogramCase<Bin>::run_block_shared() {
+  Kokkos::deep_copy(histogram_, Bin(0));
+  const Index n = static_cast<Index>(samples_.extent(0));
+  const std::size_t scratch = reduce::BlockAggregator<Bin>::scratch_bytes(team_size_);
+  const Index per_team = team_size_for_scratch(scratch) * kSamplesPerThread;
+  const Index league = std::max<Index>(1, (n + per_team - 1) / per_team);
+  Kokkos::parallel_for("histogram::block_shared", team_policy(league, scratch),
+                       BlockAggregatedPerSample<Bin>{samples_, histogram_, bins_});
+}
+
+template <class Bin>
+void HistogramCase<Bin>::run_scatter_view() {
+  Kokkos::deep_copy(histogram_, Bin(0));
+  scatter_->reset();
+  const auto scatter = *scatter_;
+  const Samples samples = samples_;
+  const Index bins = bins_;
+  Kokkos::parallel_for(
+      "histogram::scatter_view", sample_range(static_cast<Index>(samples.extent(0))),
+      KOKKOS_LAMBDA(Index i) {
+        auto access = scatter.access();
+        access(bin_of(samples(i), bins)) += Bin(1);
+      });
+  Kokkos::Experimental::contribute(histogram_, *scatter_);
+}
+
+template <class Bin>
+std::string HistogramCase<Bin>::privatized_not_applicable() const {
+  const std::size_t needed = static_cast<std::size_t>(bins_) * sizeof(Bin);
+  const int most = Kokkos::TeamPolicy<>(1, 1).scratch_size_max(0);
+  if (needed <= static_cast<std::size_t>(most)) return "";
+  return std::to_string(bins_) + " bins need " + std::to_string(needed) +
+         " bytes of team scratch; the backend offers " + std::to_string(most);
+}
+
+template <class Bin>
+void HistogramCase<Bin>::run_privatized() {
+  Kokkos::deep_copy(histogram_, Bin(0));
+  const Index n = static_cast<Index>(samples_.extent(0));
+  const std::size_t scratch = static_cast<std::size_t>(bins_) * sizeof(Bin);
+  const Index threads = team_size_for_scratch(scratch);
+  // Enough teams to fill the device once: each merges all its bins, so more would cost more.
+  const Index filling = std::max<Index>(1, Kokkos::DefaultExecutionSpace().concurrency() / threads);
+  const Index league = std::max<Index>(
+      1, std::min(filling, (n + threads * kSamplesPerThread - 1) / (threads * kSamplesPerThread)));
+  Kokkos::parallel_for("histogram::privatized", team_policy(league, scratch),
+                       PrivatizedPerTeam<Bin>{samples_, histogram_, bins_});
+}
+
+template <class Bin>
+std::string HistogramCase<Bin>::cub_not_applicable() const {
+  return cub_unsupported_reason(bins_, std::is_integral<Bin>::value);
+}
+
+template <class Bin>
+void HistogramCase<Bin>::run_cub() {
+  cub_->run();
+}
+
+template <class Bin>
+std::string HistogramCase<Bin>::host_serial_not_applicable() const {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  return "";
+#else
+  return "this build has no Kokkos Serial backend";
+#endif
+}
+
+template <class Bin>
+void HistogramCase<Bin>::run_host_serial() {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  const auto samples = host_samples_;
+  const auto histogram = host_histogram_;
+  const Index bins = bins_;
+  Kokkos::parallel_for("histogram::host_serial_zero",
+                       Kokkos::RangePolicy<Kokkos::Serial, Kokkos::IndexType<Index>>(0, bins),
+                       [=](Index b) { histogram(b) = Bin(0); });
+  Kokkos::parallel_for("histogram::host_serial",
+                       Kokkos::RangePolicy<Kokkos::Serial, Kokkos::IndexType<Index>>(
+                           0, static_cast<Index>(samples.extent(0))),
+                       [=](Index i) { histogram(bin_of(samples(i), bins)) += Bin(1); });
+#endif
+}
+
+template <class Bin>
+std::string HistogramCase<Bin>::host_openmp_not_applicable() const {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  return "";
+#else
+  return "this build has no Kokkos OpenMP backend";
+#endif
+}
+
+template <class Bin>
+void HistogramCase<Bin>::run_host_openmp() {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  const auto samples = host_samples_;
+  const auto histogram = host_histogram_;
+  const Index bins = bins_;
+  using Range = Kokkos::RangePolicy<Kokkos::OpenMP, Kokkos::IndexType<Index>>;
+  Kokkos::parallel_for("histogram::host_openmp_zero", Range(0, bins),
+                       [=](Index b) { histogram(b) = Bin(0); });
+  Kokkos::parallel_for(
+      "histogram::host_openmp", Range(0, static_cast<Index>(samples.extent(0))),
+      [=](Index i) { Kokkos::atomic_add(&histogram(bin_of(samples(i), bins)), Bin(1)); });
+  Kokkos::OpenMP().fence();
+#endif
+}
+
+template <class Bin>
+Validation HistogramCase<Bin>::validate(const VariantSpec& variant) {
+  Kokkos::View<const Bin*, Kokkos::HostSpace> counts = host_histogram_;
+  if (!table()[variant.index].on_host) {
+    counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), histogram_);
+  }
+  // Counts are whole numbers, exact in either bin type, so every variant must match exactly.
+  std::int64_t differing = 0;
+  for (Index b = 0; b < bins_; ++b) {
+    differing += static_cast<double>(counts(b)) != static_cast<double>(reference_[b]) ? 1 : 0;
+  }
+  return Validation::within("bins differing from a serial count", static_cast<double>(differing),
+                            0.0);
+}
+
+std::vector<VariantSpec> variant_specs() {
+  std::vector<VariantSpec> specs;
+  for (const auto& row : HistogramCase<int>::table()) {
+    specs.push_back(VariantSpec{row.name, row.doc, 1.0, row.baseline});
+  }
+  return specs;
+}
+
+std::vector<Value> decades_of_bins() {
+  std::vector<Value> bins;
+  for (std::int64_t b = 1; b <= 10000000; b *= 10)
+    bins.emplace_back(b);
+  return bins;
+}
+
+std::size_t bin_bytes(const Params& params) {
+  return params.string("bin_type") == "int" ? sizeof(int) : sizeof(double);
+}
+
+bool uses_variant(const Params& params, const std::string& name) {
+  for (const auto& v : params.strings(kVariantKey)) {
+    if (v == name || v == kAllVariants) return true;
+  }
+  return false;
+}
+
+// Device memory for one point. On host backends the host-side arrays (the serial reference, the
+// host variants' histogram, ScatterView's per-thread copies) come out of the same memory.
+double device_bytes(const Params& params, const Comm& /*comm*/) {
+  const double samples = static_cast<double>(params.integer("samples"));
+  const double bins = static_cast<double>(params.integer("bins"));
+  const double bin = static_cast<double>(bin_bytes(params));
+  double bytes = samples * sizeof(double) + bins * bin;
+  if (std::is_same<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>::value) {
+    bytes += bins * bin;
+    if (uses_variant(params, "host_serial") || uses_variant(params, "host_openmp")) {
+      bytes += bins * bin;
+    }
+    if (uses_variant(params, "scatter_view")) {
+      bytes += Kokkos::DefaultExecutionSpace().concurrency() * bins * bin;
+    }
+  }
+  return bytes;
+}
+
+void check(const Params& params) {
+  if (params.string("bin_type") == "int" && params.integer("samples") > kMaxBins) {
+    params.reject("samples", "int bins count to " + std::to_string(kMaxBins) +
+                                 " at most; use bin_type: double for more samples");
+  }
+}
+
+}  // namespace
+
+AppSpec app_spec() {
+  AppSpec app;
+  app.name = "histogram";
+  app.doc =
+      "the seed's histogram of N uniform samples into B equal bins, made with plain, "
+      "warp-aggregated and block-aggregated atomics, ScatterView, private sub-histograms, "
+      "CUB and the host";
+  app.params = {
+      ParamSpec::integer("samples", 10000000, "samples per rank, uniform in [0, 1)")
+          .range(0, 1.0e12)
+          .sweepable(),
+      ParamSpec::integer("bins", 1, "number of equal bins of [0, 1)")
+          .range(1, static_cast<double>(kMaxBins))
+          .swept_by_default(decades_of_bins()),
+      ParamSpec::choice("bin_type", "int", {"int", "double"},
+                        "bins count in int (add 1) or "
+                        "double (add 1.0)")
+          .sweepable(),
+      ParamSpec::integer("seed", 2013,
+                         "seed of Kokkos' random pool (each rank adds its own "
+                         "offset)")
+          .range(0, 1.0e18),
+      ParamSpec::choice("distribution", "uniform", {"uniform", "boundaries"},
+                        "uniform samples, or samples on and just below the bin edges and 1"),
+      ParamSpec::integer("team_size", 128,
+                         "threads per team for block_shared and privatized "
+                         "(the seed used 128); lowered to what the backend "
+                         "allows")
+          .range(1, 1024),
+  };
+  app.variants = variant_specs();
+  app.byte_model = "samples x 8 (read) + bins x sizeof(bin) (written): each once";
+  app.fom = FigureOfMerit{"throughput", "Gsamples/s", FigureOfMerit::Quantity::items, 1.0e9};
+  app.default_repetitions = 10;
+  app.check = check;
+  app.device_bytes = device_bytes;
+  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
+    if (params.string("bin_type") == "int")
+      return std::make_unique<HistogramCase<int>>(params, context);
+    return std::make_unique<HistogramCase<double>>(params, context);
+  };
+  return app;
+}
+
+}  // namespace kmini::histogram
