@@ -10,7 +10,7 @@
 namespace kmini::histogram {
 
 // Why CUB cannot make this histogram here, or empty when it can.
-std::string cub_unsupported_reason(std::int64_t bins, bool integer_bins);
+std::string cub_unsupported_reason(std::int64_t samples, std::int64_t bins, bool integer_bins);
 
 // Owns CUB's temporary storage for one (samples, bins) shape.
 class CubHistogram {

@@ -35,6 +35,18 @@ struct AtomicPerSample {
   }
 };
 
+// Kokkos' ScatterView: atomic on GPUs, a private copy per thread on hosts.
+template <class Scatter>
+struct ScatterPerSample {
+  Samples samples;
+  Scatter scatter;
+  Index bins;
+  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
+    auto access = scatter.access();
+    access(bin_of(samples(i), bins)) += 1;
+  }
+};
+
 // The seed's Fig. 4: each team aggregates its threads' additions through scratch memory.
 template <class Bin>
 struct BlockAggregatedPerSample {

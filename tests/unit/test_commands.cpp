@@ -151,7 +151,9 @@ TEST(Commands, InputReferenceIsCurrent) {
 }
 
 TEST(Commands, ShippedInputsAreValid) {
-  for (const char* input : {"inputs/stream.yaml", "inputs/suites/quick.yaml"}) {
+  for (const char* input : {"inputs/stream.yaml", "inputs/suites/quick.yaml",
+                            "inputs/histogram/seed-fig6-7.yaml",
+                            "inputs/histogram/contention.yaml"}) {
     const ProcessResult r = kmini({"check", std::string(KMINI_SOURCE_DIR) + "/" + input});
     EXPECT_EQ(r.exit_code, 0) << input << ": " << r.err;
   }
