@@ -111,6 +111,7 @@ struct AppSpec {
   std::vector<VariantSpec> variants;
   std::string byte_model;  // in words: what one unit of weight is
   FigureOfMerit fom;
+  std::string ceiling = "copy";  // which measured ceiling bandwidths are quoted against
   std::int64_t default_repetitions = 10;
   std::vector<std::string> default_variants{"all"};
 

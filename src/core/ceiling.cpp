@@ -10,44 +10,82 @@
 namespace kmini {
 
 namespace {
+
 constexpr const char* kProbeApp = "stream";
-constexpr const char* kProbeVariants = "[copy, deep_copy]";
 constexpr std::int64_t kProbeRepetitions = 10;
+
+// Which stream variant measures which ceiling.
+struct ProbeRole {
+  const char* variant;
+  const char* kind;
+};
+constexpr ProbeRole kProbes[] = {{"copy", "copy"}, {"deep_copy", "copy"}, {"dot", "read"}};
+
+const char* method_of(const std::string& kind) {
+  return kind == "read" ? "stream dot (the sum of a * b): two arrays read, nothing written"
+                        : "the faster of stream's copy (c = a, a Kokkos kernel) and deep_copy "
+                          "(Kokkos::deep_copy): one array read, one written";
+}
+
 }  // namespace
 
-bool Ceiling::validated() const {
-  for (const auto& probe : probes) {
-    if (!probe.validation.passed()) return false;
+const std::vector<std::string>& ceiling_kinds() {
+  static const std::vector<std::string> kinds{"copy", "read"};
+  return kinds;
+}
+
+bool Ceilings::validated() const {
+  for (const auto& [name, kind] : kinds) {
+    for (const auto& probe : kind.probes) {
+      if (!probe.validation.passed()) return false;
+    }
   }
   return true;
 }
 
-Tree Ceiling::to_tree() const {
-  Tree copy = Tree::map();
-  copy["measured"] = measured;
-  if (!measured) {
-    copy["reason"] = reason;
-    return copy;
-  }
-  copy["bandwidth_GBps"] = gbps;
-  copy["method"] = std::string("the faster of stream's copy (c = a, a Kokkos kernel) and ") +
-                   "deep_copy (Kokkos::deep_copy), double, bytes read + written, best of " +
-                   std::to_string(repetitions) + " after 1 warm-up, all ranks at once";
-  copy["ranks"] = ranks;
-  copy["elements_per_rank"] = static_cast<long long>(elements);
-  Tree list = Tree::list();
-  for (const auto& probe : probes) {
+double Ceilings::gbps(const std::string& kind) const {
+  const auto found = kinds.find(kind);
+  return found == kinds.end() ? 0.0 : found->second.gbps;
+}
+
+std::map<std::string, double> Ceilings::by_kind() const {
+  std::map<std::string, double> out;
+  for (const auto& [name, kind] : kinds)
+    out[name] = kind.gbps;
+  return out;
+}
+
+Tree Ceilings::to_tree() const {
+  Tree out = Tree::map();
+  for (const auto& name : ceiling_kinds()) {
     Tree t = Tree::map();
-    t["variant"] = probe.variant;
-    t["bandwidth_GBps"] = probe.gbps;
-    t["validation"]["status"] = probe.validation.passed() ? "PASS" : "FAIL";
-    t["validation"]["metric"] = probe.validation.metric;
-    t["validation"]["value"] = probe.validation.value;
-    t["validation"]["tolerance"] = probe.validation.tolerance;
-    list.push_back(t);
+    t["measured"] = measured;
+    if (!measured) {
+      t["reason"] = reason;
+      out[name] = t;
+      continue;
+    }
+    const Kind& kind = kinds.at(name);
+    t["bandwidth_GBps"] = kind.gbps;
+    t["method"] = std::string(method_of(name)) + "; double, bytes read + written, best of " +
+                  std::to_string(repetitions) + " after 1 warm-up, all ranks at once";
+    t["ranks"] = ranks;
+    t["elements_per_rank"] = static_cast<long long>(elements);
+    Tree list = Tree::list();
+    for (const auto& probe : kind.probes) {
+      Tree p = Tree::map();
+      p["variant"] = probe.variant;
+      p["bandwidth_GBps"] = probe.gbps;
+      p["validation"]["status"] = probe.validation.passed() ? "PASS" : "FAIL";
+      p["validation"]["metric"] = probe.validation.metric;
+      p["validation"]["value"] = probe.validation.value;
+      p["validation"]["tolerance"] = probe.validation.tolerance;
+      list.push_back(p);
+    }
+    t["probes"] = list;
+    out[name] = t;
   }
-  copy["probes"] = list;
-  return copy;
+  return out;
 }
 
 std::int64_t default_ceiling_elements(const DeviceInfo& device, double free_bytes) {
@@ -58,31 +96,38 @@ std::int64_t default_ceiling_elements(const DeviceInfo& device, double free_byte
   return std::max<std::int64_t>(1024, std::min(wanted, fitting));
 }
 
-Ceiling measure_copy_ceiling(const AppRegistry& registry, const Runner& runner,
-                             std::int64_t elements, int ranks) {
-  Ceiling ceiling;
-  ceiling.ranks = ranks;
+Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std::int64_t elements,
+                          int ranks) {
+  Ceilings ceilings;
+  ceilings.ranks = ranks;
   if (elements <= 0) {
-    ceiling.reason = "skipped (--ceiling-elements 0)";
-    return ceiling;
+    ceilings.reason = "skipped (--ceiling-elements 0)";
+    return ceilings;
   }
   if (registry.find(kProbeApp) == nullptr) {
-    throw std::logic_error("the copy-bandwidth probe needs the stream app");
+    throw std::logic_error("the bandwidth probes need the stream app");
   }
-  const std::string probe = std::string("app: ") + kProbeApp + "\nvariant: " + kProbeVariants +
-                            "\nprecision: double\nelements: " + std::to_string(elements) +
+  std::string variants;
+  for (const auto& probe : kProbes)
+    variants += (variants.empty() ? "" : ", ") + std::string(probe.variant);
+  const std::string probe = std::string("app: ") + kProbeApp + "\nvariant: [" + variants +
+                            "]\nprecision: double\nelements: " + std::to_string(elements) +
                             "\nrepetitions: " + std::to_string(kProbeRepetitions) + "\nwarmup: 1\n";
-  const Input input = load_input_text(probe, "copy-bandwidth probe", "", {}, registry);
+  const Input input = load_input_text(probe, "bandwidth probe", "", {}, registry);
   const RunResult result = runner.run(input.runs.front(), nullptr);
-  ceiling.measured = true;
-  ceiling.elements = elements;
-  ceiling.repetitions = kProbeRepetitions;
-  for (const VariantResult& copy : result.results) {
-    const double best = copy.work.bytes / copy.time.min / 1.0e9;
-    ceiling.probes.push_back(Ceiling::Probe{copy.variant->name, best, copy.validation});
-    ceiling.gbps = std::max(ceiling.gbps, best);
+  ceilings.measured = true;
+  ceilings.elements = elements;
+  ceilings.repetitions = kProbeRepetitions;
+  for (const VariantResult& r : result.results) {
+    const double best = r.work.bytes / r.time.min / 1.0e9;
+    for (const auto& role : kProbes) {
+      if (r.variant->name != role.variant) continue;
+      Ceilings::Kind& kind = ceilings.kinds[role.kind];
+      kind.probes.push_back(Ceilings::Probe{r.variant->name, best, r.validation});
+      kind.gbps = std::max(kind.gbps, best);
+    }
   }
-  return ceiling;
+  return ceilings;
 }
 
 }  // namespace kmini

@@ -40,7 +40,8 @@ std::string default_text(const ParamSpec& p) {
   if (std::holds_alternative<std::monostate>(p.default_value)) return "(unset)";
   if (!p.default_sweep.empty()) {
     std::vector<std::string> values;
-    for (const auto& v : p.default_sweep) values.push_back(format_value(v));
+    for (const auto& v : p.default_sweep)
+      values.push_back(format_value(v));
     return "[" + join_words(values, ", ") + "]";
   }
   const std::string text = format_value(p.default_value);

@@ -36,6 +36,7 @@ void check_spec(const AppSpec& app) {
     baselines += v.baseline ? 1 : 0;
   }
   if (baselines != 1) fail("needs exactly one baseline variant");
+  if (app.ceiling != "copy" && app.ceiling != "read") fail("ceiling must be copy or read");
   std::set<std::string> param_names{kVariantKey, kRepetitionsKey, kWarmupKey, kLabelKey, "app"};
   for (const auto& p : app.params) {
     if (!param_names.insert(p.name).second) fail("parameter '" + p.name + "' clashes");

@@ -141,6 +141,7 @@ Tree run_section(const RunResult& run) {
   if (!run.error.empty()) out["error"] = run.error;
   out["figure_of_merit"]["name"] = spec.app->fom.name;
   out["figure_of_merit"]["unit"] = spec.app->fom.unit;
+  out["figure_of_merit"]["ceiling"] = spec.app->ceiling;
   out["byte_model"] = spec.app->byte_model;
   Tree results = Tree::list();
   for (const auto& r : run.results) {
@@ -212,7 +213,7 @@ std::string Summary::line() const {
   if (valid()) return "VALID: " + counts;
   std::string text = "INVALID: " + counts;
   if (run_errors > 0) text += ", " + std::to_string(run_errors) + " run(s) failed to complete";
-  if (probe_failed) text += ", the copy-ceiling probe failed validation";
+  if (probe_failed) text += ", a ceiling probe failed validation";
   return text;
 }
 

@@ -1,6 +1,6 @@
 // The report: one document per invocation, built as a Tree and written whole by rank 0.
 //   meta      what ran where: kmini, build, Kokkos, device, MPI placement, host, date, command
-//   ceilings  the copy bandwidth measured at start
+//   ceilings  the copy and read bandwidths measured at start
 //   runs[]    the input echoed, and per point and variant: times, work, figure of merit,
 //             GB/s and % of ceiling where bytes are counted, speed-up, validation
 //   summary   counts and one VALID/INVALID line
@@ -31,7 +31,7 @@ struct Summary {
   int failed = 0;
   int not_applicable = 0;  // variants that could not run at a point, and said why
   int run_errors = 0;
-  bool probe_failed = false;  // the copy-ceiling probe failed its validation
+  bool probe_failed = false;  // a ceiling probe failed its validation
   bool valid() const { return results > 0 && failed == 0 && run_errors == 0 && !probe_failed; }
   // "VALID: 8 of 8 results passed validation" in the style of HPCG's closing line.
   std::string line() const;

@@ -67,17 +67,21 @@ void print_header(std::ostream& out, const Comm& comm, const DeviceInfo& device,
   out << ", " << format_bytes(device.memory_bytes) << "\n";
 }
 
-void print_ceiling(std::ostream& out, const Ceiling& ceiling) {
-  if (!ceiling.measured) {
-    out << "copy ceiling: not measured, " << ceiling.reason << "\n\n";
+void print_ceilings(std::ostream& out, const Ceilings& ceilings) {
+  if (!ceilings.measured) {
+    out << "ceilings: not measured, " << ceilings.reason << "\n\n";
     return;
   }
-  out << "copy ceiling: " << format_significant(ceiling.gbps, 4) << " GB/s, the faster of";
-  for (const auto& probe : ceiling.probes) {
-    out << " " << probe.variant << " " << format_significant(probe.gbps, 4) << " GB/s ("
-        << (probe.validation.passed() ? "PASS" : "FAIL") << ")";
+  for (const auto& [name, kind] : ceilings.kinds) {
+    out << name << " ceiling: " << format_significant(kind.gbps, 4) << " GB/s, from";
+    for (const auto& probe : kind.probes) {
+      out << " " << probe.variant << " " << format_significant(probe.gbps, 4) << " GB/s ("
+          << (probe.validation.passed() ? "PASS" : "FAIL") << ")";
+    }
+    out << "\n";
   }
-  out << "; " << ceiling.elements << " doubles per rank, best of " << ceiling.repetitions << "\n\n";
+  out << "(" << ceilings.elements << " doubles per array and rank, best of " << ceilings.repetitions
+      << ")\n\n";
 }
 
 int exit_status(const Summary& summary) {
@@ -118,7 +122,7 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
     {
       const DeviceInfo device = describe_device();
       print_header(out, world, device, placement, input);
-      const Runner probe_runner(world, device, 0.0);
+      const Runner probe_runner(world, device, {});
       for (const auto& run : input.runs)
         probe_runner.check_memory(run);
 
@@ -127,11 +131,11 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
               ? options.ceiling_elements
               : static_cast<std::int64_t>(world.min(
                     static_cast<double>(default_ceiling_elements(device, free_device_bytes()))));
-      const Ceiling ceiling =
-          measure_copy_ceiling(registry, probe_runner, probe_elements, world.size());
-      print_ceiling(out, ceiling);
+      const Ceilings ceilings =
+          measure_ceilings(registry, probe_runner, probe_elements, world.size());
+      print_ceilings(out, ceilings);
 
-      const Runner runner(world, device, ceiling.gbps);
+      const Runner runner(world, device, ceilings.by_kind());
       std::vector<RunResult> results;
       for (const auto& run : input.runs) {
         print_run_heading(out, run);
@@ -155,11 +159,11 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
       }
 
       Summary summary = summarize(results);
-      summary.probe_failed = ceiling.measured && !ceiling.validated();
+      summary.probe_failed = ceilings.measured && !ceilings.validated();
       Tree report = Tree::map();
       report["kmini_report"] = 1;
       report["meta"] = meta_section(world, device, placement, command_line, input);
-      report["ceilings"]["copy"] = ceiling.to_tree();
+      report["ceilings"] = ceilings.to_tree();
       Tree runs = Tree::list();
       for (const auto& r : results)
         runs.push_back(run_section(r));

@@ -77,8 +77,8 @@ std::string describe_point(const std::vector<std::pair<std::string, Value>>& poi
   return out;
 }
 
-Runner::Runner(const Comm& comm, const DeviceInfo& device, double ceiling_gbps)
-    : comm_(comm), device_(device), ceiling_gbps_(ceiling_gbps) {}
+Runner::Runner(const Comm& comm, const DeviceInfo& device, std::map<std::string, double> ceilings)
+    : comm_(comm), device_(device), ceilings_(std::move(ceilings)) {}
 
 void Runner::check_memory(const RunSpec& run) const {
   if (!run.app->device_bytes) return;
@@ -133,8 +133,9 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
     result.fom = quantity_of(result.work, app.fom.quantity) / result.time.median / app.fom.scale;
     if (result.work.bytes > 0.0) {
       result.bandwidth_gbps = result.work.bytes / result.time.median / 1.0e9;
-      if (ceiling_gbps_ > 0.0) {
-        result.percent_of_ceiling = 100.0 * *result.bandwidth_gbps / ceiling_gbps_;
+      const auto ceiling = ceilings_.find(app.ceiling);
+      if (ceiling != ceilings_.end() && ceiling->second > 0.0) {
+        result.percent_of_ceiling = 100.0 * *result.bandwidth_gbps / ceiling->second;
       }
     }
     if (result.work.flops > 0.0) result.gflops = result.work.flops / result.time.median / 1.0e9;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -42,8 +43,9 @@ struct RunResult {
 
 class Runner {
  public:
-  // `ceiling_gbps`: the aggregate copy bandwidth of all ranks; 0 when not measured.
-  Runner(const Comm& comm, const DeviceInfo& device, double ceiling_gbps);
+  // `ceilings`: each kind's aggregate bandwidth over all ranks ("copy", "read"); a missing or
+  // zero entry means not measured.
+  Runner(const Comm& comm, const DeviceInfo& device, std::map<std::string, double> ceilings);
 
   // Checks that each point fits in device memory; throws InputError naming the run otherwise.
   void check_memory(const RunSpec& run) const;
@@ -59,7 +61,7 @@ class Runner {
  private:
   const Comm& comm_;
   const DeviceInfo& device_;
-  double ceiling_gbps_;
+  std::map<std::string, double> ceilings_;
 };
 
 // "elements=1024 precision=float", for tables and messages.

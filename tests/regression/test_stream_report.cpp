@@ -25,6 +25,7 @@ TEST(StreamRun, EveryVariantValidatesAndTheReportSaysSo) {
       {"run", test_input("stream_small.yaml"), "--report", report, "--ceiling-elements", "200000"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_CONTAINS(r.out, "copy ceiling: ");
+  EXPECT_CONTAINS(r.out, "read ceiling: ");
   EXPECT_CONTAINS(r.out, "-- precision=float");
   EXPECT_CONTAINS(r.out, "VALID: 12 of 12 results passed validation");
   EXPECT_CONTAINS(r.out, "report: " + report);
@@ -58,6 +59,11 @@ TEST(StreamRun, EveryVariantValidatesAndTheReportSaysSo) {
   for (const auto& probe : ceiling["probes"]) {
     EXPECT_EQ(probe["validation"]["status"].as<std::string>(), "PASS");
   }
+  const YAML::Node read = doc["ceilings"]["read"];
+  ASSERT_EQ(read["probes"].size(), 1u);
+  EXPECT_EQ(read["probes"][0]["variant"].as<std::string>(), "dot");
+  EXPECT_EQ(read["bandwidth_GBps"].as<double>(), read["probes"][0]["bandwidth_GBps"].as<double>());
+  EXPECT_EQ(doc["runs"][0]["figure_of_merit"]["ceiling"].as<std::string>(), "copy");
 
   ASSERT_EQ(doc["runs"].size(), 1u);
   const YAML::Node run = doc["runs"][0];

@@ -179,7 +179,7 @@ TEST(Summary, ValidOnlyWhenEverythingPassed) {
   s.probe_failed = true;
   EXPECT_FALSE(s.valid());
   EXPECT_EQ(s.line(),
-            "INVALID: 3 of 3 results passed validation, the copy-ceiling probe failed validation");
+            "INVALID: 3 of 3 results passed validation, a ceiling probe failed validation");
 }
 
 }  // namespace
