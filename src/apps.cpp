@@ -1,12 +1,13 @@
 #include "apps.hpp"
 
 #include "histogram/histogram_app.hpp"
+#include "reduce/reduce_app.hpp"
 #include "stream/stream_app.hpp"
 
 namespace kmini {
 
 std::vector<AppSpec> registered_apps() {
-  return {stream::app_spec(), histogram::app_spec()};
+  return {stream::app_spec(), histogram::app_spec(), reduce::app_spec()};
 }
 
 }  // namespace kmini

@@ -152,8 +152,8 @@ TEST(Commands, InputReferenceIsCurrent) {
 
 TEST(Commands, ShippedInputsAreValid) {
   for (const char* input : {"inputs/stream.yaml", "inputs/suites/quick.yaml",
-                            "inputs/histogram/seed-fig6-7.yaml",
-                            "inputs/histogram/contention.yaml"}) {
+                            "inputs/histogram/seed-fig6-7.yaml", "inputs/histogram/contention.yaml",
+                            "inputs/reduce/seed-003.yaml", "inputs/reduce/sizes.yaml"}) {
     const ProcessResult r = kmini({"check", std::string(KMINI_SOURCE_DIR) + "/" + input});
     EXPECT_EQ(r.exit_code, 0) << input << ": " << r.err;
   }

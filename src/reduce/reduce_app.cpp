@@ -1,0 +1,264 @@
+#include "reduce/reduce_app.hpp"
+
+#include <Kokkos_Random.hpp>
+
+#include <array>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "core/comm.hpp"
+#include "reduce/atomics.hpp"
+#include "reduce/reduction_strategies.hpp"
+
+namespace kmini::reduce {
+
+namespace {
+
+template <class T>
+class ReduceCase;
+
+// The variant table: `kmini list`, the runner and the report read these rows.
+template <class T>
+struct ReduceVariant {
+  const char* name;
+  const char* doc;
+  bool baseline;
+  void (ReduceCase<T>::*run)();
+  std::string (ReduceCase<T>::*not_applicable)() const;  // nullptr: always applicable
+};
+
+using Range = Kokkos::RangePolicy<Kokkos::IndexType<Index>>;
+
+template <class T>
+class ReduceCase final : public Case {
+ public:
+  ReduceCase(const Params& params, const RunContext& context);
+
+  static const std::array<ReduceVariant<T>, 7>& table();
+
+  std::string not_applicable(const VariantSpec& variant) const override {
+    const auto check = table()[variant.index].not_applicable;
+    return check == nullptr ? "" : (this->*check)();
+  }
+  Work run(const VariantSpec& variant) override {
+    (this->*table()[variant.index].run)();
+    const auto n = static_cast<double>(values_.extent(0));
+    return Work{n * sizeof(T), n, n};
+  }
+  Validation validate(const VariantSpec& variant) override;
+
+ private:
+  template <class Method>
+  void run_atomic_per_element();
+  void run_chunk_contiguous();
+  void run_chunk_strided();
+  void run_kokkos_reduce();
+  void run_host_serial();
+  void run_host_openmp();
+  std::string host_serial_not_applicable() const;
+  std::string host_openmp_not_applicable() const;
+
+  // The device-side sum, read back as the host's result: part of every device variant, as a
+  // parallel_reduce into a host value is.
+  void read_back_sum() { Kokkos::deep_copy(result_, sum_); }
+  Index batch() const {
+    return (static_cast<Index>(values_.extent(0)) + work_items_ - 1) / work_items_;
+  }
+
+  Kokkos::View<T*> values_;
+  typename Kokkos::View<T*>::HostMirror host_values_;
+  Kokkos::View<double> sum_;
+  double result_ = 0.0;
+  double reference_ = 0.0;  // compensated host sum
+  Index work_items_;
+};
+
+template <class T>
+const std::array<ReduceVariant<T>, 7>& ReduceCase<T>::table() {
+  using C = ReduceCase<T>;
+  static const std::array<ReduceVariant<T>, 7> rows{{
+      {"atomic_each", "one global atomic per element (the seed's reductionAtomics1)", true,
+       &C::template run_atomic_per_element<PlainAtomic>, nullptr},
+      {"chunk_contiguous",
+       "each work item sums a contiguous chunk, then one atomic (the seed's "
+       "reductionAtomics2): uncoalesced",
+       false, &C::run_chunk_contiguous, nullptr},
+      {"chunk_strided", "the same work items taking every work_items-th element: coalesced", false,
+       &C::run_chunk_strided, nullptr},
+      {"warp_aggregated", "one atomic per element through warp aggregation (match)", false,
+       &C::template run_atomic_per_element<WarpMatchAtomic>, nullptr},
+      {"kokkos_reduce", "Kokkos::parallel_reduce", false, &C::run_kokkos_reduce, nullptr},
+      {"host_serial", "the host, one thread", false, &C::run_host_serial,
+       &C::host_serial_not_applicable},
+      {"host_openmp", "the host's OpenMP threads, parallel_reduce", false, &C::run_host_openmp,
+       &C::host_openmp_not_applicable},
+  }};
+  return rows;
+}
+
+template <class T>
+ReduceCase<T>::ReduceCase(const Params& params, const RunContext& context) : sum_("reduce::sum") {
+  const Index n = params.integer("elements");
+  values_ = Kokkos::View<T*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "reduce::values"), n);
+  const auto seed = static_cast<std::uint64_t>(params.integer("seed")) +
+                    7919u * static_cast<std::uint64_t>(context.comm.rank());
+  Kokkos::Random_XorShift64_Pool<> pool(seed);
+  Kokkos::fill_random(values_, pool, T(0), T(1));
+  host_values_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_);
+  const Index requested = params.integer("work_items");
+  work_items_ =
+      requested > 0 ? requested : static_cast<Index>(Kokkos::DefaultExecutionSpace().concurrency());
+  // Neumaier's compensated sum: the reference, good to about one rounding of the total.
+  double sum = 0.0;
+  double compensation = 0.0;
+  for (Index i = 0; i < n; ++i) {
+    const double term = static_cast<double>(host_values_(i));
+    const double next = sum + term;
+    compensation += std::fabs(sum) >= std::fabs(term) ? (sum - next) + term : (term - next) + sum;
+    sum = next;
+  }
+  reference_ = sum + compensation;
+}
+
+template <class T>
+template <class Method>
+void ReduceCase<T>::run_atomic_per_element() {
+  Kokkos::deep_copy(sum_, 0.0);
+  Kokkos::parallel_for(std::string("reduce::atomic_each_") + Method::name,
+                       Range(0, static_cast<Index>(values_.extent(0))),
+                       AtomicPerElement<T, Method>{values_, sum_});
+  read_back_sum();
+}
+
+template <class T>
+void ReduceCase<T>::run_chunk_contiguous() {
+  Kokkos::deep_copy(sum_, 0.0);
+  Kokkos::parallel_for("reduce::chunk_contiguous", Range(0, work_items_),
+                       ContiguousChunks<T>{values_, sum_, batch()});
+  read_back_sum();
+}
+
+template <class T>
+void ReduceCase<T>::run_chunk_strided() {
+  Kokkos::deep_copy(sum_, 0.0);
+  Kokkos::parallel_for("reduce::chunk_strided", Range(0, work_items_),
+                       StridedChunks<T>{values_, sum_, work_items_});
+  read_back_sum();
+}
+
+template <class T>
+void ReduceCase<T>::run_kokkos_reduce() {
+  Kokkos::parallel_reduce("reduce::kokkos_reduce", Range(0, static_cast<Index>(values_.extent(0))),
+                          SumTerms<Kokkos::View<const T*>>{values_}, result_);
+}
+
+template <class T>
+std::string ReduceCase<T>::host_serial_not_applicable() const {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  return "";
+#else
+  return "this build has no Kokkos Serial backend";
+#endif
+}
+
+template <class T>
+void ReduceCase<T>::run_host_serial() {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  using Values = Kokkos::View<const T*, Kokkos::HostSpace>;
+  Kokkos::parallel_reduce("reduce::host_serial",
+                          Kokkos::RangePolicy<Kokkos::Serial, Kokkos::IndexType<Index>>(
+                              0, static_cast<Index>(host_values_.extent(0))),
+                          SumTerms<Values>{host_values_}, result_);
+#endif
+}
+
+template <class T>
+std::string ReduceCase<T>::host_openmp_not_applicable() const {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  return "";
+#else
+  return "this build has no Kokkos OpenMP backend";
+#endif
+}
+
+template <class T>
+void ReduceCase<T>::run_host_openmp() {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  using Values = Kokkos::View<const T*, Kokkos::HostSpace>;
+  Kokkos::parallel_reduce("reduce::host_openmp",
+                          Kokkos::RangePolicy<Kokkos::OpenMP, Kokkos::IndexType<Index>>(
+                              0, static_cast<Index>(host_values_.extent(0))),
+                          SumTerms<Values>{host_values_}, result_);
+#endif
+}
+
+// Terms in [0, 1) summed in double in any order err by at most (n - 1) 2^-53 of their sum
+// (Higham, Accuracy and Stability of Numerical Algorithms, (4.4)); converting float or double
+// terms to double is exact, so the element type adds nothing. The reference's own error is a
+// rounding or two, hence the extra 2.
+template <class T>
+Validation ReduceCase<T>::validate(const VariantSpec& /*variant*/) {
+  const auto n = static_cast<double>(values_.extent(0));
+  const double error =
+      reference_ == 0.0 ? std::fabs(result_) : std::fabs(result_ - reference_) / reference_;
+  return Validation::within("relative error vs a compensated host sum", error,
+                            (std::max(n - 1.0, 0.0) + 2.0) * std::ldexp(1.0, -53));
+}
+
+std::vector<VariantSpec> variant_specs() {
+  std::vector<VariantSpec> specs;
+  for (const auto& row : ReduceCase<float>::table()) {
+    specs.push_back(VariantSpec{row.name, row.doc, 1.0, row.baseline});
+  }
+  return specs;
+}
+
+std::size_t element_bytes(const Params& params) {
+  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
+}
+
+}  // namespace
+
+AppSpec app_spec() {
+  AppSpec app;
+  app.name = "reduce";
+  app.doc =
+      "the sum of N values (seed 003): one atomic each, per-work-item chunks contiguous or "
+      "strided, warp-aggregated atomics, parallel_reduce, the host";
+  app.params = {
+      ParamSpec::integer("elements", std::int64_t{1} << 28, "values per rank, uniform in [0, 1)")
+          .range(0, 1.0e12)
+          .sweepable(),
+      ParamSpec::choice("precision", "float", {"float", "double"},
+                        "element type; every variant sums in double")
+          .sweepable(),
+      ParamSpec::integer("work_items", 0,
+                         "work items of the chunk variants; 0: the default "
+                         "execution space's concurrency")
+          .range(0, 2147483647)
+          .sweepable(),
+      ParamSpec::integer("seed", 2021,
+                         "seed of Kokkos' random pool (each rank adds its own "
+                         "offset)")
+          .range(0, 1.0e18),
+  };
+  app.variants = variant_specs();
+  app.byte_model = "elements x sizeof(precision): each value read once";
+  app.fom = FigureOfMerit{"bandwidth", "GB/s", FigureOfMerit::Quantity::bytes, 1.0e9};
+  app.ceiling = "read";
+  app.default_repetitions = 10;
+  app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
+    return static_cast<double>(params.integer("elements")) *
+           static_cast<double>(element_bytes(params));
+  };
+  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
+    if (params.string("precision") == "float") {
+      return std::make_unique<ReduceCase<float>>(params, context);
+    }
+    return std::make_unique<ReduceCase<double>>(params, context);
+  };
+  return app;
+}
+
+}  // namespace kmini::reduce
