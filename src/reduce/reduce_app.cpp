@@ -35,7 +35,7 @@ class ReduceCase final : public Case {
  public:
   ReduceCase(const Params& params, const RunContext& context);
 
-  static const std::array<ReduceVariant<T>, 7>& table();
+  static const std::array<ReduceVariant<T>, 8>& table();
 
   std::string not_applicable(const VariantSpec& variant) const override {
     const auto check = table()[variant.index].not_applicable;
@@ -52,6 +52,7 @@ class ReduceCase final : public Case {
   template <class Method>
   void run_atomic_per_element();
   void run_chunk_contiguous();
+  template <class Method>
   void run_chunk_strided();
   void run_kokkos_reduce();
   void run_host_serial();
@@ -75,9 +76,9 @@ class ReduceCase final : public Case {
 };
 
 template <class T>
-const std::array<ReduceVariant<T>, 7>& ReduceCase<T>::table() {
+const std::array<ReduceVariant<T>, 8>& ReduceCase<T>::table() {
   using C = ReduceCase<T>;
-  static const std::array<ReduceVariant<T>, 7> rows{{
+  static const std::array<ReduceVariant<T>, 8> rows{{
       {"atomic_each", "one global atomic per element (the seed's reductionAtomics1)", true,
        &C::template run_atomic_per_element<PlainAtomic>, nullptr},
       {"chunk_contiguous",
@@ -85,7 +86,9 @@ const std::array<ReduceVariant<T>, 7>& ReduceCase<T>::table() {
        "reductionAtomics2): uncoalesced",
        false, &C::run_chunk_contiguous, nullptr},
       {"chunk_strided", "the same work items taking every work_items-th element: coalesced", false,
-       &C::run_chunk_strided, nullptr},
+       &C::template run_chunk_strided<PlainAtomic>, nullptr},
+      {"chunk_strided_warp", "chunk_strided with its final atomics warp-aggregated (match)", false,
+       &C::template run_chunk_strided<WarpMatchAtomic>, nullptr},
       {"warp_aggregated", "one atomic per element through warp aggregation (match)", false,
        &C::template run_atomic_per_element<WarpMatchAtomic>, nullptr},
       {"kokkos_reduce", "Kokkos::parallel_reduce", false, &C::run_kokkos_reduce, nullptr},
@@ -140,10 +143,11 @@ void ReduceCase<T>::run_chunk_contiguous() {
 }
 
 template <class T>
+template <class Method>
 void ReduceCase<T>::run_chunk_strided() {
   Kokkos::deep_copy(sum_, 0.0);
-  Kokkos::parallel_for("reduce::chunk_strided", Range(0, work_items_),
-                       StridedChunks<T>{values_, sum_, work_items_});
+  Kokkos::parallel_for(std::string("reduce::chunk_strided_") + Method::name, Range(0, work_items_),
+                       StridedChunks<T, Method>{values_, sum_, work_items_});
   read_back_sum();
 }
 

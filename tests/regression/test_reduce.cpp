@@ -39,7 +39,7 @@ TEST(Reduce, EveryVariantMatchesACompensatedSum) {
         "app: reduce\nelements: [100000, 1000003]\nprecision: [float, double]\nrepetitions: 2\n"
         "seed: " +
         std::to_string(seed) + "\n");
-    expect_all_passed(doc, 7 * 4);
+    expect_all_passed(doc, 8 * 4);
     EXPECT_EQ(doc["runs"][0]["figure_of_merit"]["ceiling"].as<std::string>(), "read");
   }
 }
@@ -48,7 +48,7 @@ TEST(Reduce, EdgeCases) {
   // Nothing to sum; fewer values than a warp; not a multiple of 32; more work items than values.
   expect_all_passed(run_reduce("app: reduce\nelements: [0, 5, 1001]\nwork_items: [1, 7, 5000]\n"
                                "repetitions: 1\n"),
-                    7 * 9);
+                    8 * 9);
 }
 
 TEST(Reduce, ChunkVariantsReadTheWholeArray) {
@@ -56,8 +56,8 @@ TEST(Reduce, ChunkVariantsReadTheWholeArray) {
   // so a batch or stride off by one cannot pass.
   const YAML::Node doc = run_reduce(
       "app: reduce\nelements: 1001\nwork_items: [3, 1000, 1001, 1002]\n"
-      "variant: [chunk_contiguous, chunk_strided]\nrepetitions: 1\n");
-  expect_all_passed(doc, 2 * 4);
+      "variant: [chunk_contiguous, chunk_strided, chunk_strided_warp]\nrepetitions: 1\n");
+  expect_all_passed(doc, 3 * 4);
   EXPECT_LT(doc["runs"][0]["results"][0]["validation"]["tolerance"].as<double>(), 1e-12);
 }
 
