@@ -80,11 +80,12 @@ class HistogramCase final : public Case {
   std::string host_openmp_not_applicable() const;
 
   void generate_samples(const Params& params, const RunContext& context);
-  Kokkos::TeamPolicy<> team_policy(Index league, std::size_t scratch_bytes) const;
-  Index team_size_for_scratch(std::size_t per_team_bytes) const;
+  Kokkos::TeamPolicy<> team_policy(Index league, int requested, std::size_t scratch_bytes) const;
+  Index team_size_for_scratch(int requested, std::size_t per_team_bytes) const;
 
   Index bins_;
-  int team_size_;
+  int team_size_;             // block_shared's
+  int privatized_team_size_;  // privatized's
   Kokkos::View<double*> samples_;
   Kokkos::View<Bin*> histogram_;
   Kokkos::View<double*>::HostMirror host_samples_;
@@ -126,7 +127,9 @@ const std::array<HistogramVariant<Bin>, 10>& HistogramCase<Bin>::table() {
 
 template <class Bin>
 HistogramCase<Bin>::HistogramCase(const Params& params, const RunContext& context)
-    : bins_(params.integer("bins")), team_size_(static_cast<int>(params.integer("team_size"))) {
+    : bins_(params.integer("bins")),
+      team_size_(static_cast<int>(params.integer("team_size"))),
+      privatized_team_size_(static_cast<int>(params.integer("privatized_team_size"))) {
   const Index n = params.integer("samples");
   samples_ = Kokkos::View<double*>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "histogram::samples"), n);
@@ -168,19 +171,20 @@ void HistogramCase<Bin>::generate_samples(const Params& params, const RunContext
 }
 
 template <class Bin>
-Kokkos::TeamPolicy<> HistogramCase<Bin>::team_policy(Index league,
+Kokkos::TeamPolicy<> HistogramCase<Bin>::team_policy(Index league, int requested,
                                                      std::size_t scratch_bytes) const {
-  return Kokkos::TeamPolicy<>(static_cast<int>(league), team_size_for_scratch(scratch_bytes))
+  return Kokkos::TeamPolicy<>(static_cast<int>(league),
+                              static_cast<int>(team_size_for_scratch(requested, scratch_bytes)))
       .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
 }
 
 // The requested team size, or the largest the backend allows below it.
 template <class Bin>
-Index HistogramCase<Bin>::team_size_for_scratch(std::size_t per_team_bytes) const {
+Index HistogramCase<Bin>::team_size_for_scratch(int requested, std::size_t per_team_bytes) const {
   const Kokkos::TeamPolicy<> probe =
       Kokkos::TeamPolicy<>(1, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(per_team_bytes));
   const int most = probe.team_size_max(BlockAggregatedPerSample<Bin>{}, Kokkos::ParallelForTag());
-  return std::max(1, std::min(team_size_, most));
+  return std::max(1, std::min(requested, most));
 }
 
 template <class Bin>
@@ -213,9 +217,9 @@ void HistogramCase<Bin>::run_block_shared() {
   Kokkos::deep_copy(histogram_, Bin(0));
   const Index n = static_cast<Index>(samples_.extent(0));
   const std::size_t scratch = reduce::BlockAggregator<Bin>::scratch_bytes(team_size_);
-  const Index per_team = team_size_for_scratch(scratch) * kSamplesPerThread;
+  const Index per_team = team_size_for_scratch(team_size_, scratch) * kSamplesPerThread;
   const Index league = std::max<Index>(1, (n + per_team - 1) / per_team);
-  Kokkos::parallel_for("histogram::block_shared", team_policy(league, scratch),
+  Kokkos::parallel_for("histogram::block_shared", team_policy(league, team_size_, scratch),
                        BlockAggregatedPerSample<Bin>{samples_, histogram_, bins_});
 }
 
@@ -244,12 +248,12 @@ void HistogramCase<Bin>::run_privatized() {
   Kokkos::deep_copy(histogram_, Bin(0));
   const Index n = static_cast<Index>(samples_.extent(0));
   const std::size_t scratch = static_cast<std::size_t>(bins_) * sizeof(Bin);
-  const Index threads = team_size_for_scratch(scratch);
+  const Index threads = team_size_for_scratch(privatized_team_size_, scratch);
   // Enough teams to fill the device once: each merges all its bins, so more would cost more.
   const Index filling = std::max<Index>(1, Kokkos::DefaultExecutionSpace().concurrency() / threads);
   const Index league = std::max<Index>(
       1, std::min(filling, (n + threads * kSamplesPerThread - 1) / (threads * kSamplesPerThread)));
-  Kokkos::parallel_for("histogram::privatized", team_policy(league, scratch),
+  Kokkos::parallel_for("histogram::privatized", team_policy(league, privatized_team_size_, scratch),
                        PrivatizedPerTeam<Bin>{samples_, histogram_, bins_});
 }
 
@@ -422,10 +426,15 @@ AppSpec app_spec() {
       ParamSpec::choice("distribution", "uniform", {"uniform", "boundaries"},
                         "uniform samples, or samples on and just below the bin edges and 1"),
       ParamSpec::integer("team_size", 128,
-                         "threads per team for block_shared and privatized "
-                         "(the seed used 128); lowered to what the backend "
-                         "allows")
-          .range(1, 1024),
+                         "threads per team of block_shared (the seed used 128); "
+                         "lowered to what the backend allows")
+          .range(1, 1024)
+          .sweepable(),
+      ParamSpec::integer("privatized_team_size", 1024,
+                         "threads per team of privatized (and auto): fewer, larger teams merge "
+                         "fewer sub-histograms; lowered to what the backend allows")
+          .range(1, 1024)
+          .sweepable(),
   };
   app.variants = variant_specs();
   app.byte_model = "samples x 8 (read) + bins x sizeof(bin) (written): each once";
