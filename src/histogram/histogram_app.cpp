@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "core/comm.hpp"
+#include "core/host_backends.hpp"
 #include "core/registry.hpp"
 #include "histogram/histogram_cub.hpp"
 #include "histogram/histogram_kernels.hpp"
@@ -294,11 +295,7 @@ void HistogramCase<Bin>::run_cub() {
 
 template <class Bin>
 std::string HistogramCase<Bin>::host_serial_not_applicable() const {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  return "";
-#else
-  return "this build has no Kokkos Serial backend";
-#endif
+  return serial_backend_missing();
 }
 
 template <class Bin>
@@ -319,11 +316,7 @@ void HistogramCase<Bin>::run_host_serial() {
 
 template <class Bin>
 std::string HistogramCase<Bin>::host_openmp_not_applicable() const {
-#if defined(KOKKOS_ENABLE_OPENMP)
-  return "";
-#else
-  return "this build has no Kokkos OpenMP backend";
-#endif
+  return openmp_backend_missing();
 }
 
 template <class Bin>

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/comm.hpp"
+#include "core/host_backends.hpp"
 #include "reduce/atomics.hpp"
 #include "reduce/reduction_strategies.hpp"
 
@@ -159,11 +160,7 @@ void ReduceCase<T>::run_kokkos_reduce() {
 
 template <class T>
 std::string ReduceCase<T>::host_serial_not_applicable() const {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  return "";
-#else
-  return "this build has no Kokkos Serial backend";
-#endif
+  return serial_backend_missing();
 }
 
 template <class T>
@@ -179,11 +176,7 @@ void ReduceCase<T>::run_host_serial() {
 
 template <class T>
 std::string ReduceCase<T>::host_openmp_not_applicable() const {
-#if defined(KOKKOS_ENABLE_OPENMP)
-  return "";
-#else
-  return "this build has no Kokkos OpenMP backend";
-#endif
+  return openmp_backend_missing();
 }
 
 template <class T>
