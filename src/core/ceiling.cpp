@@ -5,6 +5,7 @@
 
 #include "core/config.hpp"
 #include "core/device.hpp"
+#include "core/report.hpp"
 #include "core/runner.hpp"
 
 namespace kmini {
@@ -76,10 +77,7 @@ Tree Ceilings::to_tree() const {
       Tree p = Tree::map();
       p["variant"] = probe.variant;
       p["bandwidth_GBps"] = probe.gbps;
-      p["validation"]["status"] = probe.validation.passed() ? "PASS" : "FAIL";
-      p["validation"]["metric"] = probe.validation.metric;
-      p["validation"]["value"] = probe.validation.value;
-      p["validation"]["tolerance"] = probe.validation.tolerance;
+      p["validation"] = validation_tree(probe.validation);
       list.push_back(p);
     }
     t["probes"] = list;

@@ -20,6 +20,15 @@ std::string utc_timestamp() {
   return text;
 }
 
+Tree validation_tree(const Validation& v) {
+  Tree t = Tree::map();
+  t["status"] = v.passed() ? "PASS" : "FAIL";
+  t["metric"] = v.metric;
+  t["value"] = v.value;
+  t["tolerance"] = v.tolerance;
+  return t;
+}
+
 namespace {
 
 struct RankPlacement {
@@ -76,15 +85,6 @@ int distinct_gpus(const std::vector<RankPlacement>& ranks) {
     if (r.device_id >= 0) gpus.insert(r.host + "/" + r.uuid);
   }
   return static_cast<int>(gpus.size());
-}
-
-Tree validation_tree(const Validation& v) {
-  Tree t = Tree::map();
-  t["status"] = v.passed() ? "PASS" : "FAIL";
-  t["metric"] = v.metric;
-  t["value"] = v.value;
-  t["tolerance"] = v.tolerance;
-  return t;
 }
 
 Tree optional_number(const std::optional<double>& value) {

@@ -40,6 +40,9 @@ struct Summary {
 
 Summary summarize(const std::vector<RunResult>& runs);
 
+// validation: {status: PASS|FAIL, metric, value, tolerance}, as every report entry writes it.
+Tree validation_tree(const Validation& validation);
+
 // "2026-11-22T10:31:05Z"
 std::string utc_timestamp();
 
