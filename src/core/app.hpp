@@ -113,6 +113,7 @@ struct AppSpec {
   FigureOfMerit fom;
   std::string ceiling = "copy";  // which measured ceiling bandwidths are quoted against
   std::int64_t default_repetitions = 10;
+  std::int64_t default_warmup = 1;
   std::vector<std::string> default_variants{"all"};
 
   // Checks across parameters; rejects through Params::reject. May be empty.

@@ -16,7 +16,8 @@ std::vector<ParamSpec> common_params(const AppSpec& app) {
       ParamSpec::integer(kRepetitionsKey, app.default_repetitions,
                          "timed repetitions per variant; statistics are over these")
           .range(1, 100000),
-      ParamSpec::integer(kWarmupKey, 1, "untimed repetitions before the timed ones").range(0, 1000),
+      ParamSpec::integer(kWarmupKey, app.default_warmup,
+                         "untimed repetitions before the timed ones").range(0, 1000),
       ParamSpec::string(kLabelKey, "", "a name for this run in tables and reports"),
   };
 }
