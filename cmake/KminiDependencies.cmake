@@ -23,7 +23,8 @@ option(KMINI_REQUIRE_CUDA "fail unless Kokkos has the Cuda backend (the cuda pre
 if(KMINI_REQUIRE_CUDA)
   kokkos_check(DEVICES CUDA)
 endif()
-message(STATUS "kmini: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}")
+kokkos_check(DEVICES CUDA RETURN_VALUE KMINI_KOKKOS_HAS_CUDA)
+message(STATUS "kmini: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR} (CUDA: ${KMINI_KOKKOS_HAS_CUDA})")
 
 find_package(KokkosKernels CONFIG QUIET)
 if(NOT KokkosKernels_FOUND)

@@ -1,0 +1,71 @@
+// A rank's arrays: the twelve coefficient arrays in one allocation, the pressure p and the sweep's
+// output wrk2, each over the rank's block plus one layer (see grid.hpp). k is the contiguous index,
+// as in the original's C arrays.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include "himeno/grid.hpp"
+#include "himeno/initial_state.hpp"
+
+namespace kmini::himeno {
+
+template <class T, class MemorySpace>
+struct Fields {
+  using Array = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
+  using Coefficients = Kokkos::View<T****, Kokkos::LayoutRight, MemorySpace>;
+
+  Coefficients coef;  // (coefficient, i, j, k)
+  Array p;
+  Array wrk2;
+
+  explicit Fields(const Extents& local)
+      : coef(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::coefficients"), kCoefficients,
+             local[0], local[1], local[2]),
+        p(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::p"), local[0], local[1],
+          local[2]),
+        wrk2(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::wrk2"), local[0], local[1],
+             local[2]) {}
+
+  static double bytes(const Extents& local) {
+    return (kCoefficients + 2.0) * sizeof(T) * static_cast<double>(local[0]) *
+           static_cast<double>(local[1]) * static_cast<double>(local[2]);
+  }
+};
+
+// Fills every array of a rank's block from InitialValues at the global point each local index
+// stands for. wrk2 starts as a copy of p, boundary included: the original starts it at 0, which
+// the copy-back never reads, but the pointer swap reads wrk2's boundary as p's next time.
+template <class T, class ExecutionSpace>
+struct InitializeFields {
+  using MemorySpace = typename ExecutionSpace::memory_space;
+  Fields<T, MemorySpace> fields;
+  InitialValues values;
+  std::int64_t origin_i, origin_j, origin_k;  // global index of local index 0, per axis
+  bool coefficients;                          // false: p and wrk2 only
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const std::int64_t gi = origin_i + i, gj = origin_j + j, gk = origin_k + k;
+    if (coefficients) {
+      for (int c = 0; c < kCoefficients; ++c)
+        fields.coef(c, i, j, k) = values.coefficient<T>(c, gi, gj, gk);
+    }
+    const T p = values.pressure<T>(gi, gj, gk);
+    fields.p(i, j, k) = p;
+    fields.wrk2(i, j, k) = p;
+  }
+
+  static void run(const Fields<T, MemorySpace>& fields, const InitialValues& values,
+                  const Extents& origin, bool coefficients) {
+    using Policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
+    const auto& p = fields.p;
+    Kokkos::parallel_for(
+        coefficients ? "himeno::initialize" : "himeno::reset_pressure",
+        Policy({0, 0, 0},
+               {static_cast<std::int64_t>(p.extent(0)), static_cast<std::int64_t>(p.extent(1)),
+                static_cast<std::int64_t>(p.extent(2))}),
+        InitializeFields{fields, values, origin[0], origin[1], origin[2], coefficients});
+  }
+};
+
+}  // namespace kmini::himeno

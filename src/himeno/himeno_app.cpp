@@ -1,0 +1,459 @@
+#include "himeno/himeno_app.hpp"
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/comm.hpp"
+#include "core/host_backends.hpp"
+#include "himeno/device_mpi.hpp"
+#include "himeno/grid.hpp"
+#include "himeno/reference.hpp"
+#include "himeno/solver.hpp"
+
+namespace kmini::himeno {
+
+namespace {
+
+constexpr double kOmega = 0.8;  // the original's relaxation factor
+constexpr std::int64_t kRehearsalIterations = 3;
+// `validate: auto` replays the whole run serially up to this many point updates, else checks
+// the first iterations only.
+constexpr double kFullReplayBudget = 1.0e9;
+
+using Device = Kokkos::DefaultExecutionSpace;
+#if defined(KOKKOS_ENABLE_SERIAL)
+using SerialSpace = Kokkos::Serial;
+#else
+using SerialSpace = Kokkos::DefaultHostExecutionSpace;  // never run: the variant is n/a
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+using OpenMPSpace = Kokkos::OpenMP;
+#else
+using OpenMPSpace = Kokkos::DefaultHostExecutionSpace;  // never run: the variant is n/a
+#endif
+
+// The variant table: `kmini list`, the runner and the report read these rows.
+template <class T>
+struct HimenoVariant {
+  const char* name;
+  const char* doc;
+  bool baseline;
+  bool on_device;   // its arrays live in the default execution space's memory
+  bool needs_team;  // not applicable to the mdrange sweep
+  std::string (*missing_backend)();
+  std::unique_ptr<Solver<T>> (*make)(const SolverSetup&);
+};
+
+std::string nothing_missing() {
+  return "";
+}
+
+template <class T>
+const std::array<HimenoVariant<T>, 8>& variant_table() {
+  using reduce::PlainAtomic;
+  using reduce::WarpMatchAtomic;
+  static const std::array<HimenoVariant<T>, 8> rows{{
+      {"kokkos_reduce", "gosa by parallel_reduce over the sweep (a tree)", false, true, false,
+       nothing_missing, make_solver<T, Device, TreeReduction<T, Device>>},
+      {"plain_atomic", "one atomic_add per point into gosa: pattern (2)", false, true, false,
+       nothing_missing, make_solver<T, Device, AtomicReduction<T, Device, PlainAtomic>>},
+      {"warp_aggregated", "one warp-aggregated atomic per point (match): pattern (1)", false, true,
+       false, nothing_missing, make_solver<T, Device, AtomicReduction<T, Device, WarpMatchAtomic>>},
+      {"block_aggregated",
+       "one atomic per point and team, through team scratch (the seed's Fig. 4)", false, true, true,
+       nothing_missing, make_solver<T, Device, BlockReduction<T, Device>>},
+      {"host_serial",
+       "each point's ss^2 to a device buffer, copied to the host and summed by one thread: "
+       "pattern (3)",
+       false, true, false, serial_backend_missing,
+       make_solver<T, Device, BufferedReduction<T, Device, SerialSpace>>},
+      {"host_openmp", "the same, summed by the host's OpenMP threads: pattern (4)", false, true,
+       false, openmp_backend_missing,
+       make_solver<T, Device, BufferedReduction<T, Device, OpenMPSpace>>},
+      {"cpu_serial",
+       "the whole iteration on the host, one thread, the original's loops: pattern (5)", true,
+       false, false, serial_backend_missing,
+       make_solver<T, SerialSpace, HostLoops<T, SerialSpace>>},
+      {"cpu_openmp", "the whole iteration on the host's OpenMP threads (i, j shared): pattern (6)",
+       false, false, false, openmp_backend_missing,
+       make_solver<T, OpenMPSpace, HostLoops<T, OpenMPSpace>>},
+  }};
+  return rows;
+}
+
+// ---- parameters -----------------------------------------------------------------------------
+
+GlobalGrid grid_of(const Params& params) {
+  if (params.has("grid")) {
+    const auto& g = params.integers("grid");
+    return GlobalGrid{{g[0], g[1], g[2]}};
+  }
+  for (const auto& size : named_sizes()) {
+    if (params.string("size") == size.name) return GlobalGrid{size.array_dims};
+  }
+  throw std::logic_error("himeno: unknown size " + params.string("size"));
+}
+
+Extents dims_of(const Params& params, const GlobalGrid& grid, int ranks) {
+  const std::vector<std::int64_t> none;
+  try {
+    return choose_dims(grid, ranks, params.has("ranks") ? params.integers("ranks") : none);
+  } catch (const std::invalid_argument& e) {
+    params.reject(params.given("ranks") ? "ranks" : (params.has("grid") ? "grid" : "size"),
+                  std::string("cannot split the grid over the ranks: ") + e.what());
+  }
+}
+
+SweepChoice sweep_of(const Params& params) {
+  SweepChoice choice;
+  const std::string& sweep = params.string("sweep");
+  choice.kind = sweep == "mdrange" ? SweepKind::mdrange
+                                   : (sweep == "shared" ? SweepKind::shared : SweepKind::marching);
+  const auto& tile = params.integers("mdrange_tile");
+  choice.mdrange_tile = {tile[0], tile[1], tile[2]};
+  const auto& block = params.integers("marching_block");
+  choice.marching.planes = static_cast<int>(block[0]);
+  choice.marching.tj = static_cast<int>(block[1]);
+  choice.marching.tk = static_cast<int>(block[2]);
+  choice.marching.sync_planes = params.boolean("sync_planes");
+  return choice;
+}
+
+bool uses_variant(const Params& params, const std::string& name) {
+  for (const auto& v : params.strings("variant")) {
+    if (v == name || v == "all") return true;
+  }
+  return false;
+}
+
+std::size_t element_bytes(const Params& params) {
+  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
+}
+
+// Arrays of the working precision moved per interior point and iteration (the byte model): the
+// sweep reads the 12 coefficient arrays and p and writes wrk2 (p's 19 points count once: its
+// neighbours come from cache); the copy-back reads wrk2 and writes p.
+double arrays_per_point(bool swap) {
+  return swap ? 14.0 : 16.0;
+}
+
+void check(const Params& params) {
+  if (params.given("size") && params.given("grid")) {
+    params.reject("grid", "give either size or grid, not both");
+  }
+  if (params.given("iterations") && params.given("target_seconds")) {
+    params.reject("target_seconds",
+                  "give either iterations (a fixed count) or target_seconds (the original's "
+                  "measurement), not both");
+  }
+  const auto& tile = params.integers("mdrange_tile");
+  if (tile[0] * tile[1] * tile[2] > 1024) {
+    params.reject("mdrange_tile",
+                  "the tile is one team of threads: its product may be at most "
+                  "1024, got " +
+                      std::to_string(tile[0] * tile[1] * tile[2]));
+  }
+  if (tile[2] > 64) {
+    params.reject("mdrange_tile",
+                  "the third (k) extent becomes threadIdx.z on CUDA, which allows at most 64, "
+                  "got " +
+                      std::to_string(tile[2]));
+  }
+  const auto& block = params.integers("marching_block");
+  if (block[1] * block[2] > 1024) {
+    params.reject("marching_block", "a team is tj x tk threads, at most 1024; got " +
+                                        std::to_string(block[1] * block[2]));
+  }
+}
+
+double device_bytes(const Params& params, const Comm& comm) {
+  const GlobalGrid grid = grid_of(params);
+  const Extents dims = dims_of(params, grid, comm.size());
+  if (params.boolean("gpu_aware_mpi") && comm.size() > 1) {
+    const std::string why = device_pointers_unsupported();
+    if (!why.empty()) params.reject("gpu_aware_mpi", why);
+  }
+  const Decomposition d = decompose(grid, dims, comm.rank());
+  bool on_device = false;
+  for (const auto& row : variant_table<float>())
+    on_device = on_device || (row.on_device && uses_variant(params, row.name));
+  if (!on_device) return 0.0;
+  const Extents local = d.local_dims();
+  const double element = static_cast<double>(element_bytes(params));
+  double bytes = (kCoefficients + 2.0) * element * static_cast<double>(local[0]) *
+                 static_cast<double>(local[1]) * static_cast<double>(local[2]);
+  if (uses_variant(params, "host_serial") || uses_variant(params, "host_openmp")) {
+    bytes += element * d.owned_points();
+  }
+  return bytes;
+}
+
+// ---- the case -------------------------------------------------------------------------------
+
+enum class ValidationMode { full, first };
+
+template <class T>
+class HimenoCase final : public Case {
+ public:
+  HimenoCase(const Params& params, const RunContext& context)
+      : comm_(context.comm),
+        grid_(grid_of(params)),
+        fixed_iterations_(params.has("iterations") ? params.integer("iterations") : 0),
+        target_seconds_(params.real("target_seconds")),
+        timed_repetitions_(params.integer("repetitions") + params.integer("warmup")),
+        validate_(params.string("validate")) {
+    setup_.grid = grid_;
+    setup_.decomposition = decompose(grid_, dims_of(params, grid_, comm_.size()), comm_.rank());
+    setup_.initial.state =
+        params.string("initial") == "random" ? InitialState::random : InitialState::original;
+    setup_.initial.seed = static_cast<std::uint64_t>(params.integer("seed"));
+    setup_.initial.imax = grid_.points(0);
+    setup_.omega = kOmega;
+    setup_.sweep = sweep_of(params);
+    setup_.swap = params.string("update") == "swap";
+    setup_.device_pointers = params.boolean("gpu_aware_mpi");
+    setup_.comm = comm_.handle();
+  }
+
+  std::string not_applicable(const VariantSpec& variant) const override {
+    const auto& row = variant_table<T>()[variant.index];
+    if (row.needs_team && setup_.sweep.kind == SweepKind::mdrange) {
+      return "block aggregation works within a team, and the mdrange sweep has no teams; use "
+             "sweep: marching";
+    }
+    return row.missing_backend();
+  }
+
+  void prepare(const VariantSpec& variant) override {
+    solver_.reset();  // one variant's arrays at a time
+    solver_ = variant_table<T>()[variant.index].make(setup_);
+    solver_->initialize(true);
+    comm_.barrier();
+    const auto start = std::chrono::steady_clock::now();
+    gosa_ = solver_->iterate(kRehearsalIterations);
+    Kokkos::fence();
+    const double rehearsal =
+        comm_.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    done_ = kRehearsalIterations;
+    per_run_ =
+        fixed_iterations_ > 0
+            ? fixed_iterations_
+            : std::max<std::int64_t>(1, static_cast<std::int64_t>(
+                                            target_seconds_ / (rehearsal / kRehearsalIterations)));
+    const std::int64_t total =
+        (fixed_iterations_ > 0 ? 0 : kRehearsalIterations) + timed_repetitions_ * per_run_;
+    mode_ = validate_ == "full" ||
+                    (validate_ == "auto" &&
+                     grid_.interior_points() * static_cast<double>(total) <= kFullReplayBudget)
+                ? ValidationMode::full
+                : ValidationMode::first;
+    if (mode_ == ValidationMode::first) {
+      first_check_ = compare(kRehearsalIterations, gosa_);
+      first_check_.metric += " (the first " + std::to_string(kRehearsalIterations) + " of " +
+                             std::to_string(total) + " iterations)";
+    }
+    if (fixed_iterations_ > 0) {
+      // The rehearsal is the original's measurement mode; a fixed count starts from the start.
+      solver_->initialize(false);
+      done_ = 0;
+    }
+  }
+
+  Work run(const VariantSpec&) override {
+    gosa_ = solver_->iterate(per_run_);
+    done_ += per_run_;
+    const double points = setup_.decomposition.owned_points() * static_cast<double>(per_run_);
+    return Work{points * arrays_per_point(setup_.swap) * sizeof(T), 34.0 * points, points};
+  }
+
+  Validation validate(const VariantSpec&) override {
+    if (mode_ == ValidationMode::first) return first_check_;
+    return compare(done_, gosa_);
+  }
+
+  std::vector<Metric> metrics(const VariantSpec&) const override {
+    std::vector<Metric> out{
+        {"gosa", gosa_, ""},
+        {"iterations_total", static_cast<double>(done_), ""},
+        {"iterations_per_repetition", static_cast<double>(per_run_), ""},
+    };
+    if (mode_ == ValidationMode::full) {
+      out.push_back({"gosa_reference", reference_gosa_, "serial reference, summed in double"});
+      if (std::isfinite(reference_original_order_)) {
+        out.push_back({"gosa_original_order", reference_original_order_,
+                       "serial reference, summed as the original does"});
+      }
+    }
+    if (solver_ && solver_->team_size() > 0) {
+      out.push_back({"team_size", static_cast<double>(solver_->team_size()), "threads"});
+    }
+    return out;
+  }
+
+ private:
+  const ReferenceResult<T>& reference(std::int64_t iterations) {
+    auto found = references_.find(iterations);
+    if (found == references_.end()) {
+      found = references_
+                  .emplace(iterations, serial_reference<T>(grid_, setup_.decomposition,
+                                                           setup_.initial, kOmega, iterations))
+                  .first;
+    }
+    return found->second;
+  }
+
+  // p must equal the reference bit for bit (every operation rounds as the reference's does);
+  // gosa, the same terms summed in double in another order, within the bound on that order's
+  // rounding: each of n - 1 additions errs by at most 2^-53 of the partial sum (Higham (4.4)),
+  // for the variant's order and the reference's.
+  Validation compare(std::int64_t iterations, double gosa) {
+    const ReferenceResult<T>& ref = reference(iterations);
+    const HostArray<T> p = solver_->pressure_on_host();
+    const Decomposition& d = setup_.decomposition;
+    double worst = 0.0;
+    std::size_t n = 0;
+    for (std::int64_t i = 1; i <= d.owned[0]; ++i)
+      for (std::int64_t j = 1; j <= d.owned[1]; ++j)
+        for (std::int64_t k = 1; k <= d.owned[2]; ++k) {
+          const double difference =
+              std::fabs(static_cast<double>(p(i, j, k)) - static_cast<double>(ref.p[n++]));
+          worst = std::isnan(difference) ? INFINITY : std::max(worst, difference);
+        }
+    reference_gosa_ = comm_.sum(ref.gosa);
+    reference_original_order_ = ref.gosa_original_order;
+    const std::string after = " after " + std::to_string(iterations) + " iterations";
+    if (comm_.max(worst) > 0.0) {
+      return Validation::within("max |p - p_reference| over the owned points" + after, worst, 0.0);
+    }
+    const double terms = grid_.interior_points() + comm_.size();
+    const double error = reference_gosa_ == 0.0
+                             ? std::fabs(gosa)
+                             : std::fabs(gosa - reference_gosa_) / reference_gosa_;
+    return Validation::within(
+        "relative error of gosa vs the serial reference" + after + " (p equal to it bit for bit)",
+        error, 2.0 * terms * std::ldexp(1.0, -53));
+  }
+
+  const Comm& comm_;
+  GlobalGrid grid_;
+  std::int64_t fixed_iterations_;
+  double target_seconds_;
+  std::int64_t timed_repetitions_;
+  std::string validate_;
+  SolverSetup setup_;
+
+  std::unique_ptr<Solver<T>> solver_;
+  std::int64_t per_run_ = 0;
+  std::int64_t done_ = 0;
+  double gosa_ = 0.0;
+  ValidationMode mode_ = ValidationMode::full;
+  Validation first_check_;
+  double reference_gosa_ = 0.0;
+  double reference_original_order_ = NAN;
+  std::map<std::int64_t, ReferenceResult<T>> references_;
+};
+
+std::vector<VariantSpec> variant_specs() {
+  std::vector<VariantSpec> specs;
+  for (const auto& row : variant_table<float>())
+    specs.push_back(VariantSpec{row.name, row.doc, 0.0, row.baseline});
+  return specs;
+}
+
+}  // namespace
+
+AppSpec app_spec() {
+  AppSpec app;
+  app.name = "himeno";
+  app.doc =
+      "the Himeno benchmark: Jacobi sweeps of a 19-point Poisson stencil with the residual gosa "
+      "reduced the seeds' ways (patterns (1)-(6), tree, block), over an MPI decomposition";
+  app.params = {
+      ParamSpec::choice("size", "M", size_names(),
+                        "the original's sizes, array dimensions (MIMAX, MJMAX, MKMAX): XS 33x33x65 "
+                        ".. XL 513x513x1025")
+          .sweepable(),
+      ParamSpec::integer_list("grid", {}, "[mimax, mjmax, mkmax]: array dimensions instead of size")
+          .optional()
+          .items(3, 3)
+          .range(static_cast<double>(kMinArrayDim), 1048576),
+      ParamSpec::integer("iterations", 0,
+                         "a fixed number of Jacobi iterations per repetition; unset: the "
+                         "original's measurement (3 rehearsal iterations, then target_seconds)")
+          .optional()
+          .range(1, 1.0e9)
+          .sweepable(),
+      ParamSpec::real("target_seconds", 60.0,
+                      "the original's measurement: iterations that fill this many seconds, "
+                      "as estimated from the rehearsal")
+          .range(1.0e-6, 1.0e6),
+      ParamSpec::choice("precision", "float", {"float", "double"},
+                        "working precision (the original's is float); gosa sums in double")
+          .sweepable(),
+      ParamSpec::choice("sweep", "shared", {"shared", "marching", "mdrange"},
+                        "shared: teams of tj x tk threads marching along i, p's planes staged in "
+                        "team scratch; marching: the same reading p through the cache; mdrange: "
+                        "one point per MDRangePolicy index. The cpu_* variants use the "
+                        "original's loops")
+          .sweepable(),
+      ParamSpec::choice("update", "copy_back", {"copy_back", "swap"},
+                        "copy_back: p = wrk2 after each sweep, as the original; swap: exchange "
+                        "the two arrays (wrk2 starts as a copy of p, boundary included)")
+          .sweepable(),
+      ParamSpec::integer_list("mdrange_tile", {1, 4, 64},
+                              "[ti, tj, tk] tile of the mdrange sweep; on CUDA the thread block, "
+                              "threadIdx.x along i")
+          .items(3, 3)
+          .range(1, 1024),
+      ParamSpec::integer_list("marching_block", {16, 4, 64},
+                              "[planes, tj, tk]: a team's tile of tj x tk threads and how many "
+                              "i planes it marches through")
+          .items(3, 3)
+          .range(1, 1024),
+      ParamSpec::boolean("sync_planes", false,
+                         "marching: a team barrier after each plane (seed 001's __syncthreads "
+                         "cache tuning)"),
+      ParamSpec::integer_list("ranks", {},
+                              "[px, py, pz] ranks along i, j, k; unset: MPI_Dims_create's choice")
+          .optional()
+          .items(3, 3)
+          .range(1, 1048576),
+      ParamSpec::boolean("gpu_aware_mpi", false,
+                         "hand MPI device pointers for the halo exchange (needs a CUDA-aware "
+                         "MPI); false: stage halos through the host"),
+      ParamSpec::choice("validate", "auto", {"auto", "full", "first"},
+                        "full: replay the whole run serially on the host and compare; first: "
+                        "compare the first 3 iterations; auto: full up to 1e9 point updates"),
+      ParamSpec::choice("initial", "original", {"original", "random"},
+                        "original: the original's initmt; random: hashed values in every array, "
+                        "so that every stencil term counts (for tests)"),
+      ParamSpec::integer("seed", 1, "seed of the random initial values").range(0, 1.0e18),
+  };
+  app.variants = variant_specs();
+  app.byte_model =
+      "per interior point and iteration, arrays of the working precision read or written once: "
+      "12 coefficient arrays and p read, wrk2 written (14), plus wrk2 read and p written by the "
+      "copy-back (16); p's neighbours come from cache";
+  app.fom = FigureOfMerit{"mflops", "MFLOPS", FigureOfMerit::Quantity::flops, 1.0e6};
+  app.ceiling = "copy";
+  app.default_repetitions = 1;
+  app.default_warmup = 0;
+  app.default_variants = {"kokkos_reduce"};
+  app.check = check;
+  app.device_bytes = device_bytes;
+  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
+    if (params.string("precision") == "float")
+      return std::make_unique<HimenoCase<float>>(params, context);
+    return std::make_unique<HimenoCase<double>>(params, context);
+  };
+  return app;
+}
+
+}  // namespace kmini::himeno

@@ -1,0 +1,274 @@
+// A rank's Jacobi iteration for one gosa variant: its arrays, halo exchange, sweep, update and
+// gosa reduction, driven the way the original drives them (sweep, then copy-back, every iteration
+// reducing gosa, over all ranks).
+//
+// The variant's part is a Gosa policy: how it launches the sweep and how it gets the sum back.
+//
+//   TreeReduction        parallel_reduce over the sweep
+//   AtomicReduction      one atomic per point, plain (pattern 2) or warp-aggregated (pattern 1)
+//   BlockReduction       one atomic per point and team through team scratch (needs the marching
+//                        sweep, the only one with teams)
+//   BufferedReduction    each point's term to a device buffer, copied to the host and summed there
+//                        by one thread or by OpenMP (patterns 3 and 4)
+//   HostLoops            the whole iteration on the host, one thread or OpenMP (patterns 5, 6)
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+
+#include "himeno/fields.hpp"
+#include "himeno/gosa.hpp"
+#include "himeno/grid.hpp"
+#include "himeno/halo_exchange.hpp"
+#include "himeno/initial_state.hpp"
+#include "himeno/sweeps.hpp"
+
+namespace kmini::himeno {
+
+enum class SweepKind { mdrange, marching, shared };
+
+struct SweepChoice {
+  SweepKind kind = SweepKind::marching;
+  Extents mdrange_tile{1, 4, 64};
+  MarchingShape marching;
+};
+
+// What every solver of a point is made from.
+struct SolverSetup {
+  GlobalGrid grid;
+  Decomposition decomposition;
+  InitialValues initial;
+  double omega = 0.8;
+  SweepChoice sweep;
+  bool swap = false;  // pointer swap instead of the copy-back
+  bool device_pointers = false;
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+template <class T>
+using HostArray = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+
+template <class T>
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  // Fills the arrays with their initial values; with `coefficients` false only p and wrk2.
+  virtual void initialize(bool coefficients) = 0;
+  // n Jacobi iterations; the last one's gosa over all ranks.
+  virtual double iterate(std::int64_t n) = 0;
+  // This rank's p, halo layers included.
+  virtual HostArray<T> pressure_on_host() const = 0;
+  // Threads per team of the marching sweep as launched; 0 where it does not apply.
+  virtual int team_size() const { return 0; }
+};
+
+// Launches a team sweep with a team of the tile's thread count, or as many as the backend takes
+// (host backends take few; the sweep then gives each thread several columns). Returns the team
+// size.
+template <class ExecutionSpace, class Sweep>
+int launch_teams(const char* name, const Sweep& sweep, const MarchingShape& shape,
+                 std::size_t sweep_scratch,
+                 const Kokkos::View<double, typename ExecutionSpace::memory_space>& result) {
+  using Sink = decltype(sweep.sink);
+  const int columns = shape.tj * shape.tk;
+  std::size_t scratch = sweep_scratch;
+  if constexpr (Sink::needs_team) scratch += Sink::scratch_bytes(columns);
+  const auto with_scratch = [&](Kokkos::TeamPolicy<ExecutionSpace> policy) {
+    if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(scratch)));
+    return policy;
+  };
+  const auto probe = with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(sweep.league_size(), 1));
+  int team = columns;
+  if constexpr (Sink::reduces) {
+    team = std::min(team, probe.team_size_max(sweep, Kokkos::ParallelReduceTag()));
+    Kokkos::parallel_reduce(
+        name, with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(sweep.league_size(), team)), sweep,
+        result);
+  } else {
+    team = std::min(team, probe.team_size_max(sweep, Kokkos::ParallelForTag()));
+    Kokkos::parallel_for(
+        name, with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(sweep.league_size(), team)), sweep);
+  }
+  return team;
+}
+
+// Launches the chosen sweep on `arrays` with `sink`; a reducing sink's sum goes to `result`.
+// Returns the team sweeps' team size, or 0.
+template <class T, class ExecutionSpace, class Sink>
+int launch_sweep(const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays,
+                 const SweepChoice& choice, const Sink& sink,
+                 const Kokkos::View<double, typename ExecutionSpace::memory_space>& result) {
+  if constexpr (!Sink::needs_team) {
+    if (choice.kind == SweepKind::mdrange) {
+      using Policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
+      const Policy policy({1, 1, 1}, {arrays.ni + 1, arrays.nj + 1, arrays.nk + 1},
+                          {choice.mdrange_tile[0], choice.mdrange_tile[1], choice.mdrange_tile[2]});
+      const MDRangeSweep<T, ExecutionSpace, Sink> sweep{arrays, sink};
+      if constexpr (Sink::reduces) {
+        Kokkos::parallel_reduce("himeno::jacobi_mdrange", policy, sweep, result);
+      } else {
+        Kokkos::parallel_for("himeno::jacobi_mdrange", policy, sweep);
+      }
+      return 0;
+    }
+  } else if (choice.kind == SweepKind::mdrange) {
+    throw std::logic_error("himeno: a sink that needs a team was given the mdrange sweep");
+  }
+  if (choice.kind == SweepKind::shared) {
+    return launch_teams<ExecutionSpace>(
+        "himeno::jacobi_shared",
+        SharedSweep<T, ExecutionSpace, Sink>(arrays, sink, choice.marching), choice.marching,
+        SharedSweep<T, ExecutionSpace, Sink>::scratch_bytes(choice.marching), result);
+  }
+  return launch_teams<ExecutionSpace>(
+      "himeno::jacobi_marching",
+      MarchingSweep<T, ExecutionSpace, Sink>(arrays, sink, choice.marching), choice.marching, 0,
+      result);
+}
+
+template <class T, class ExecutionSpace>
+struct TreeReduction {
+  using Memory = typename ExecutionSpace::memory_space;
+  Kokkos::View<double, Memory> gosa{"himeno::gosa"};
+  explicit TreeReduction(const Extents&) {}
+  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice& choice) {
+    return launch_sweep<T, ExecutionSpace>(arrays, choice, TreeGosa{}, gosa);
+  }
+  double collect() {
+    double value = 0.0;
+    Kokkos::deep_copy(value, gosa);
+    return value;
+  }
+};
+
+template <class T, class ExecutionSpace, class Method>
+struct AtomicReduction : TreeReduction<T, ExecutionSpace> {
+  using Memory = typename ExecutionSpace::memory_space;
+  using TreeReduction<T, ExecutionSpace>::TreeReduction;
+  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice& choice) {
+    Kokkos::deep_copy(this->gosa, 0.0);
+    return launch_sweep<T, ExecutionSpace>(arrays, choice,
+                                           AtomicGosa<Method, Memory>{{}, this->gosa}, this->gosa);
+  }
+};
+
+template <class T, class ExecutionSpace>
+struct BlockReduction : TreeReduction<T, ExecutionSpace> {
+  using Memory = typename ExecutionSpace::memory_space;
+  using TreeReduction<T, ExecutionSpace>::TreeReduction;
+  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice& choice) {
+    Kokkos::deep_copy(this->gosa, 0.0);
+    return launch_sweep<T, ExecutionSpace>(arrays, choice, BlockGosa<ExecutionSpace>{this->gosa},
+                                           this->gosa);
+  }
+};
+
+template <class T, class ExecutionSpace, class HostSpace>
+struct BufferedReduction {
+  using Memory = typename ExecutionSpace::memory_space;
+  using Terms = Kokkos::View<T***, Kokkos::LayoutRight, Memory>;
+  Terms terms;
+  typename Terms::HostMirror host_terms;
+  Kokkos::View<double, Memory> unused{"himeno::unused"};
+
+  explicit BufferedReduction(const Extents& owned)
+      : terms(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::gosa_terms"), owned[0],
+              owned[1], owned[2]),
+        host_terms(Kokkos::create_mirror_view(terms)) {}
+  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice& choice) {
+    return launch_sweep<T, ExecutionSpace>(arrays, choice, BufferedGosa<T, Memory>{{}, terms},
+                                           unused);
+  }
+  double collect() {
+    Kokkos::deep_copy(host_terms, terms);
+    const T* data = host_terms.data();
+    double sum = 0.0;
+    Kokkos::parallel_reduce(
+        "himeno::gosa_on_host", Kokkos::RangePolicy<HostSpace>(0, host_terms.span()),
+        [=](std::size_t n, double& partial) { partial += static_cast<double>(data[n]); }, sum);
+    return sum;
+  }
+};
+
+// ExecutionSpace is a host space here: the arrays live on the host.
+template <class T, class ExecutionSpace>
+struct HostLoops {
+  using Memory = typename ExecutionSpace::memory_space;
+  double result = 0.0;
+  explicit HostLoops(const Extents&) {}
+  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice&) {
+    Kokkos::parallel_reduce("himeno::jacobi_rows",
+                            Kokkos::RangePolicy<ExecutionSpace>(0, arrays.ni * arrays.nj),
+                            RowSweep<T, ExecutionSpace>{arrays}, result);
+    return 0;
+  }
+  double collect() { return result; }
+};
+
+template <class T, class ExecutionSpace, class Gosa>
+class SolverOn final : public Solver<T> {
+ public:
+  using Memory = typename ExecutionSpace::memory_space;
+
+  explicit SolverOn(const SolverSetup& setup)
+      : setup_(setup),
+        fields_(setup.decomposition.local_dims()),
+        halo_(setup.decomposition, setup.comm, setup.device_pointers),
+        gosa_(setup.decomposition.owned) {}
+
+  void initialize(bool coefficients) override {
+    Extents origin;
+    for (int axis = 0; axis < kAxes; ++axis)
+      origin[axis] = setup_.decomposition.first[axis] - 1;
+    InitializeFields<T, ExecutionSpace>::run(fields_, setup_.initial, origin, coefficients);
+    Kokkos::fence();
+  }
+
+  double iterate(std::int64_t n) override {
+    double gosa = 0.0;
+    const T omega = static_cast<T>(setup_.omega);
+    for (std::int64_t iteration = 0; iteration < n; ++iteration) {
+      halo_.exchange(fields_.p);
+      team_size_ = gosa_.launch(SweepArrays<T, Memory>(fields_, omega), setup_.sweep);
+      if (setup_.swap) {
+        std::swap(fields_.p, fields_.wrk2);
+      } else {
+        CopyBack<T, ExecutionSpace>::run(fields_.p, fields_.wrk2);
+      }
+      gosa = gosa_.collect();
+      if (!setup_.decomposition.single()) {
+        MPI_Allreduce(MPI_IN_PLACE, &gosa, 1, MPI_DOUBLE, MPI_SUM, setup_.comm);
+      }
+    }
+    return gosa;
+  }
+
+  HostArray<T> pressure_on_host() const override {
+    HostArray<T> host("himeno::p_on_host", fields_.p.extent(0), fields_.p.extent(1),
+                      fields_.p.extent(2));
+    Kokkos::deep_copy(host, fields_.p);
+    return host;
+  }
+
+  int team_size() const override { return team_size_; }
+
+ private:
+  SolverSetup setup_;
+  Fields<T, Memory> fields_;
+  HaloExchange<T, ExecutionSpace> halo_;
+  Gosa gosa_;
+  int team_size_ = 0;
+};
+
+template <class T, class ExecutionSpace, class Gosa>
+std::unique_ptr<Solver<T>> make_solver(const SolverSetup& setup) {
+  return std::make_unique<SolverOn<T, ExecutionSpace, Gosa>>(setup);
+}
+
+}  // namespace kmini::himeno

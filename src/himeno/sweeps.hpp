@@ -1,0 +1,291 @@
+// The Jacobi sweeps: each computes wrk2 = p + omega ss over a rank's owned points (local indices
+// 1 .. owned) and hands every ss^2 to a gosa sink (gosa.hpp). They differ only in how points map
+// to threads:
+//
+//   MDRangeSweep    one point per index of a Kokkos MDRangePolicy over (i, j, k) with a tile;
+//                   the straightforward port. (Kokkos 3.4 on CUDA makes the tile the thread
+//                   block, threadIdx.x along i, so the tile decides coalescing.)
+//   MarchingSweep   a team covers a (tj x tk) tile of a (j, k) plane and marches along i over
+//                   `planes` planes, each thread keeping p's i-neighbours in registers: seed
+//                   001's lesson that a 2-D block shape suits this stencil. With sync_planes the
+//                   team meets at a barrier after each plane, seed 001's __syncthreads cache
+//                   tuning: the team's threads then read neighbouring rows while they are in L1.
+//   RowSweep        the original's loops, i and j shared among host threads, k innermost:
+//                   patterns (5) and (6).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include "himeno/fields.hpp"
+#include "himeno/stencil.hpp"
+
+namespace kmini::himeno {
+
+template <class T, class MemorySpace>
+struct SweepArrays {
+  // Plain loads: Kokkos 3.4 turns RandomAccess const Views into texture fetches on CUDA, which
+  // made the sweep a third slower on the H100.
+  using Coefficients = Kokkos::View<const T****, Kokkos::LayoutRight, MemorySpace>;
+  using Input = Kokkos::View<const T***, Kokkos::LayoutRight, MemorySpace>;
+  using Output = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
+
+  Coefficients coef;
+  Input p;
+  Output wrk2;
+  T omega;
+  int ni, nj, nk;  // owned points per axis
+
+  SweepArrays(const Fields<T, MemorySpace>& fields, T omega_)
+      : coef(fields.coef),
+        p(fields.p),
+        wrk2(fields.wrk2),
+        omega(omega_),
+        ni(static_cast<int>(fields.p.extent(0)) - 2),
+        nj(static_cast<int>(fields.p.extent(1)) - 2),
+        nk(static_cast<int>(fields.p.extent(2)) - 2) {}
+};
+
+template <class T, class ExecutionSpace, class Sink>
+struct MDRangeSweep {
+  using value_type = double;  // the gosa sum, where the sweep is a reduction
+  SweepArrays<T, typename ExecutionSpace::memory_space> a;
+  Sink sink;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, double& local) const {
+    const T ss = residual(ArrayPoint<decltype(a.coef), decltype(a.p)>{a.coef, a.p, i, j, k});
+    a.wrk2(i, j, k) = a.p(i, j, k) + a.omega * ss;
+    sink.bind(NoTeam{})(true, i, j, k, static_cast<double>(ss * ss), local);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    double unused = 0.0;
+    (*this)(i, j, k, unused);
+  }
+};
+
+struct MarchingShape {
+  int planes = 16;  // along i, per team
+  int tj = 4;
+  int tk = 64;
+  bool sync_planes = false;
+};
+
+template <class T, class ExecutionSpace, class Sink>
+struct MarchingSweep {
+  using value_type = double;  // the gosa sum, where the sweep is a reduction
+  using Member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  SweepArrays<T, typename ExecutionSpace::memory_space> a;
+  Sink sink;
+  MarchingShape shape;
+  int tiles_j, tiles_k;
+
+  MarchingSweep(const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays,
+                const Sink& sink_, const MarchingShape& shape_)
+      : a(arrays),
+        sink(sink_),
+        shape(shape_),
+        tiles_j((arrays.nj + shape_.tj - 1) / shape_.tj),
+        tiles_k((arrays.nk + shape_.tk - 1) / shape_.tk) {}
+
+  int league_size() const { return ((a.ni + shape.planes - 1) / shape.planes) * tiles_j * tiles_k; }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, double& local) const {
+    const int tile = team.league_rank();
+    const int tile_k = tile % tiles_k;
+    const int tile_j = (tile / tiles_k) % tiles_j;
+    const int i_begin = 1 + (tile / (tiles_k * tiles_j)) * shape.planes;
+    const int i_end = i_begin + shape.planes <= a.ni + 1 ? i_begin + shape.planes : a.ni + 1;
+    const auto& add_term = sink.bind(team);
+    const int columns = shape.tj * shape.tk;
+    const int threads = team.team_size();
+    // A team smaller than its tile (host backends) takes the columns in rounds; every thread
+    // makes the same number of calls to the sink and the barrier.
+    for (int first = 0; first < columns; first += threads) {
+      const int column = first + team.team_rank();
+      const int j = 1 + tile_j * shape.tj + column / shape.tk;
+      const int k = 1 + tile_k * shape.tk + column % shape.tk;
+      const bool inside = column < columns && j <= a.nj && k <= a.nk;
+      T below = inside ? a.p(i_begin - 1, j, k) : T(0);
+      T here = inside ? a.p(i_begin, j, k) : T(0);
+      for (int i = i_begin; i < i_end; ++i) {
+        const T above = inside ? a.p(i + 1, j, k) : T(0);
+        double term = 0.0;
+        if (inside) {
+          const T ss = residual(MarchingPoint<decltype(a.coef), decltype(a.p), T>{
+              a.coef, a.p, i, j, k, below, here, above});
+          a.wrk2(i, j, k) = here + a.omega * ss;
+          term = static_cast<double>(ss * ss);
+        }
+        add_term(inside, i, j, k, term, local);
+        if (shape.sync_planes) team.team_barrier();
+        below = here;
+        here = above;
+      }
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    double unused = 0.0;
+    (*this)(team, unused);
+  }
+};
+
+// p's values from a team's ring of planes in team scratch: plane i lives in slot i % 4, each
+// slot a (tj + 2) x (tk + 2) tile of a (j, k) plane whose (0, 0) is (j0, k0).
+template <class T, class Planes>
+struct ScratchPoint {
+  const T (&coef)[kCoefficients];  // the point's coefficients, loaded ahead
+  const Planes& planes;
+  int i;
+  int jj, kk;  // (j, k) within the tile
+
+  KOKKOS_FORCEINLINE_FUNCTION T c(int which) const { return coef[which]; }
+  KOKKOS_FORCEINLINE_FUNCTION T p(int di, int dj, int dk) const {
+    return planes((i + di) & 3, jj + dj, kk + dk);
+  }
+};
+
+// The marching sweep with p staged through team scratch (shared memory on CUDA) instead of
+// read through the cache: seed 001's other lesson, shared memory versus cache. Each step loads
+// the plane two ahead while the team computes the current one from the three it holds, so one
+// barrier per plane suffices. Where a thread has one column (a GPU team), it also loads its next
+// point's twelve coefficients a plane early, to keep more loads in flight.
+template <class T, class ExecutionSpace, class Sink>
+struct SharedSweep {
+  using value_type = double;
+  using Member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using Planes =
+      Kokkos::View<T***, Kokkos::LayoutRight, typename ExecutionSpace::scratch_memory_space,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr int kSlots = 4;
+  SweepArrays<T, typename ExecutionSpace::memory_space> a;
+  Sink sink;
+  MarchingShape shape;
+  int tiles_j, tiles_k;
+
+  SharedSweep(const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays_,
+              const Sink& sink_, const MarchingShape& shape_)
+      : a(arrays_),
+        sink(sink_),
+        shape(shape_),
+        tiles_j((arrays_.nj + shape_.tj - 1) / shape_.tj),
+        tiles_k((arrays_.nk + shape_.tk - 1) / shape_.tk) {}
+
+  int league_size() const { return ((a.ni + shape.planes - 1) / shape.planes) * tiles_j * tiles_k; }
+  static std::size_t scratch_bytes(const MarchingShape& shape) {
+    return Planes::shmem_size(kSlots, shape.tj + 2, shape.tk + 2);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, double& local) const {
+    const int tile = team.league_rank();
+    const int tile_k = tile % tiles_k;
+    const int tile_j = (tile / tiles_k) % tiles_j;
+    const int i_begin = 1 + (tile / (tiles_k * tiles_j)) * shape.planes;
+    const int i_end = i_begin + shape.planes <= a.ni + 1 ? i_begin + shape.planes : a.ni + 1;
+    const int j0 = tile_j * shape.tj;  // the tile's first point less its halo
+    const int k0 = tile_k * shape.tk;
+    const int wide = shape.tk + 2;
+    const int ring = (shape.tj + 2) * wide;
+    const Planes planes(team.team_scratch(0), kSlots, shape.tj + 2, wide);
+    const auto load = [&](int i) {
+      for (int e = team.team_rank(); e < ring; e += team.team_size()) {
+        const int j = j0 + e / wide;
+        const int k = k0 + e % wide;
+        if (j <= a.nj + 1 && k <= a.nk + 1) planes(i & 3, e / wide, e % wide) = a.p(i, j, k);
+      }
+    };
+    load(i_begin - 1);
+    load(i_begin);
+    if (i_begin + 1 <= a.ni + 1) load(i_begin + 1);
+    team.team_barrier();
+
+    const auto& add_term = sink.bind(team);
+    const int columns = shape.tj * shape.tk;
+    const int threads = team.team_size();
+    const auto load_coefficients = [&](int i, int j, int k, T(&into)[kCoefficients]) {
+      for (int c = 0; c < kCoefficients; ++c)
+        into[c] = a.coef(c, i, j, k);
+    };
+    const bool pipelined = columns <= threads;
+    T ahead[kCoefficients] = {};
+    if (pipelined) {
+      const int j = j0 + 1 + team.team_rank() / shape.tk;
+      const int k = k0 + 1 + team.team_rank() % shape.tk;
+      if (team.team_rank() < columns && j <= a.nj && k <= a.nk)
+        load_coefficients(i_begin, j, k, ahead);
+    }
+    for (int i = i_begin; i < i_end; ++i) {
+      if (i + 2 <= i_end) load(i + 2);
+      for (int first = 0; first < columns; first += threads) {
+        const int column = first + team.team_rank();
+        const int jj = 1 + column / shape.tk;
+        const int kk = 1 + column % shape.tk;
+        const int j = j0 + jj;
+        const int k = k0 + kk;
+        const bool inside = column < columns && j <= a.nj && k <= a.nk;
+        double term = 0.0;
+        if (inside) {
+          T now[kCoefficients];
+          if (pipelined) {
+            for (int c = 0; c < kCoefficients; ++c)
+              now[c] = ahead[c];
+            if (i + 1 < i_end) load_coefficients(i + 1, j, k, ahead);
+          } else {
+            load_coefficients(i, j, k, now);
+          }
+          const ScratchPoint<T, Planes> x{now, planes, i, jj, kk};
+          const T ss = residual(x);
+          a.wrk2(i, j, k) = x.p(0, 0, 0) + a.omega * ss;
+          term = static_cast<double>(ss * ss);
+        }
+        add_term(inside, i, j, k, term, local);
+      }
+      team.team_barrier();
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    double unused = 0.0;
+    (*this)(team, unused);
+  }
+};
+
+template <class T, class ExecutionSpace>
+struct RowSweep {
+  SweepArrays<T, typename ExecutionSpace::memory_space> a;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int row, double& local) const {
+    const int i = 1 + row / a.nj;
+    const int j = 1 + row % a.nj;
+    for (int k = 1; k <= a.nk; ++k) {
+      const T ss = residual(ArrayPoint<decltype(a.coef), decltype(a.p)>{a.coef, a.p, i, j, k});
+      a.wrk2(i, j, k) = a.p(i, j, k) + a.omega * ss;
+      local += static_cast<double>(ss * ss);
+    }
+  }
+};
+
+// The original's copy-back, p = wrk2 over the owned points: one thread per point, k fastest so a
+// warp's accesses coalesce.
+template <class T, class ExecutionSpace>
+struct CopyBack {
+  using Array = Kokkos::View<T***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>;
+  Array p;
+  typename Array::const_type wrk2;
+  int nj, nk;  // owned points along j and k
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t n) const {
+    const int k = 1 + static_cast<int>(n % nk);
+    const std::int64_t row = n / nk;
+    const int j = 1 + static_cast<int>(row % nj);
+    const int i = 1 + static_cast<int>(row / nj);
+    p(i, j, k) = wrk2(i, j, k);
+  }
+
+  static void run(const Array& p, const Array& wrk2) {
+    const auto owned = [&](int axis) { return static_cast<std::int64_t>(p.extent(axis)) - 2; };
+    Kokkos::parallel_for("himeno::copy_back",
+                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+                             0, owned(0) * owned(1) * owned(2)),
+                         CopyBack{p, wrk2, static_cast<int>(owned(1)), static_cast<int>(owned(2))});
+  }
+};
+
+}  // namespace kmini::himeno
