@@ -426,7 +426,7 @@ AppSpec app_spec() {
                               "threadIdx.x along i")
           .items(3, 3)
           .range(1, 1024),
-      ParamSpec::integer_list("marching_block", {16, 4, 64},
+      ParamSpec::integer_list("marching_block", {64, 4, 64},
                               "[planes, tj, tk]: a team's tile of tj x tk threads and how many "
                               "i planes it marches through")
           .items(3, 3)

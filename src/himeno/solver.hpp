@@ -121,10 +121,10 @@ int launch_sweep(const SweepArrays<T, typename ExecutionSpace::memory_space>& ar
     throw std::logic_error("himeno: a sink that needs a team was given the mdrange sweep");
   }
   if (choice.kind == SweepKind::shared) {
-    return launch_teams<ExecutionSpace>(
-        "himeno::jacobi_shared",
-        SharedSweep<T, ExecutionSpace, Sink>(arrays, sink, choice.marching), choice.marching,
-        SharedSweep<T, ExecutionSpace, Sink>::scratch_bytes(choice.marching), result);
+    using Sweep = SharedSweep<T, ExecutionSpace, Sink>;
+    return launch_teams<ExecutionSpace>("himeno::jacobi_shared",
+                                        Sweep(arrays, sink, choice.marching), choice.marching,
+                                        Sweep::scratch_bytes(choice.marching), result);
   }
   return launch_teams<ExecutionSpace>(
       "himeno::jacobi_marching",

@@ -132,7 +132,7 @@ struct MarchingSweep {
 // slot a (tj + 2) x (tk + 2) tile of a (j, k) plane whose (0, 0) is (j0, k0).
 template <class T, class Planes>
 struct ScratchPoint {
-  const T (&coef)[kCoefficients];  // the point's coefficients, loaded ahead
+  const T (&coef)[kCoefficients];  // the point's coefficients, loaded beforehand
   const Planes& planes;
   int i;
   int jj, kk;  // (j, k) within the tile
@@ -146,8 +146,8 @@ struct ScratchPoint {
 // The marching sweep with p staged through team scratch (shared memory on CUDA) instead of
 // read through the cache: seed 001's other lesson, shared memory versus cache. Each step loads
 // the plane two ahead while the team computes the current one from the three it holds, so one
-// barrier per plane suffices. Where a thread has one column (a GPU team), it also loads its next
-// point's twelve coefficients a plane early, to keep more loads in flight.
+// barrier per plane suffices. (Two points per thread, or loading the next plane's coefficients
+// a step early, made it no faster on the H100: see docs/performance-notes.md.)
 template <class T, class ExecutionSpace, class Sink>
 struct SharedSweep {
   using value_type = double;
@@ -200,18 +200,6 @@ struct SharedSweep {
     const auto& add_term = sink.bind(team);
     const int columns = shape.tj * shape.tk;
     const int threads = team.team_size();
-    const auto load_coefficients = [&](int i, int j, int k, T(&into)[kCoefficients]) {
-      for (int c = 0; c < kCoefficients; ++c)
-        into[c] = a.coef(c, i, j, k);
-    };
-    const bool pipelined = columns <= threads;
-    T ahead[kCoefficients] = {};
-    if (pipelined) {
-      const int j = j0 + 1 + team.team_rank() / shape.tk;
-      const int k = k0 + 1 + team.team_rank() % shape.tk;
-      if (team.team_rank() < columns && j <= a.nj && k <= a.nk)
-        load_coefficients(i_begin, j, k, ahead);
-    }
     for (int i = i_begin; i < i_end; ++i) {
       if (i + 2 <= i_end) load(i + 2);
       for (int first = 0; first < columns; first += threads) {
@@ -223,15 +211,10 @@ struct SharedSweep {
         const bool inside = column < columns && j <= a.nj && k <= a.nk;
         double term = 0.0;
         if (inside) {
-          T now[kCoefficients];
-          if (pipelined) {
-            for (int c = 0; c < kCoefficients; ++c)
-              now[c] = ahead[c];
-            if (i + 1 < i_end) load_coefficients(i + 1, j, k, ahead);
-          } else {
-            load_coefficients(i, j, k, now);
-          }
-          const ScratchPoint<T, Planes> x{now, planes, i, jj, kk};
+          T coef[kCoefficients];
+          for (int c = 0; c < kCoefficients; ++c)
+            coef[c] = a.coef(c, i, j, k);
+          const ScratchPoint<T, Planes> x{coef, planes, i, jj, kk};
           const T ss = residual(x);
           a.wrk2(i, j, k) = x.p(0, 0, 0) + a.omega * ss;
           term = static_cast<double>(ss * ss);
@@ -262,29 +245,38 @@ struct RowSweep {
   }
 };
 
-// The original's copy-back, p = wrk2 over the owned points: one thread per point, k fastest so a
-// warp's accesses coalesce.
+// The original's copy-back, p = wrk2 over the owned points. Each thread copies four points a
+// quarter of the block apart (a warp's accesses stay contiguous): on the H100 a float copy of
+// one element per thread runs far below the copy ceiling.
 template <class T, class ExecutionSpace>
 struct CopyBack {
   using Array = Kokkos::View<T***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>;
+  static constexpr int kPerThread = 4;
   Array p;
   typename Array::const_type wrk2;
   int nj, nk;  // owned points along j and k
+  std::int64_t points, stride;
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t n) const {
-    const int k = 1 + static_cast<int>(n % nk);
-    const std::int64_t row = n / nk;
-    const int j = 1 + static_cast<int>(row % nj);
-    const int i = 1 + static_cast<int>(row / nj);
-    p(i, j, k) = wrk2(i, j, k);
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t first) const {
+    for (int q = 0; q < kPerThread; ++q) {
+      const std::int64_t n = first + q * stride;
+      if (n >= points) return;
+      const int k = 1 + static_cast<int>(n % nk);
+      const std::int64_t row = n / nk;
+      const int j = 1 + static_cast<int>(row % nj);
+      const int i = 1 + static_cast<int>(row / nj);
+      p(i, j, k) = wrk2(i, j, k);
+    }
   }
 
   static void run(const Array& p, const Array& wrk2) {
     const auto owned = [&](int axis) { return static_cast<std::int64_t>(p.extent(axis)) - 2; };
-    Kokkos::parallel_for("himeno::copy_back",
-                         Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-                             0, owned(0) * owned(1) * owned(2)),
-                         CopyBack{p, wrk2, static_cast<int>(owned(1)), static_cast<int>(owned(2))});
+    const std::int64_t points = owned(0) * owned(1) * owned(2);
+    const std::int64_t stride = (points + kPerThread - 1) / kPerThread;
+    Kokkos::parallel_for(
+        "himeno::copy_back",
+        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, stride),
+        CopyBack{p, wrk2, static_cast<int>(owned(1)), static_cast<int>(owned(2)), points, stride});
   }
 };
 
