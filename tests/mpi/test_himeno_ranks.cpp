@@ -1,0 +1,136 @@
+// The himeno app split over ranks under mpirun: on every decomposition (1-D, 2-D, 3-D,
+// MPI_Dims_create's, and with MPI handed the arrays' own pointers) each variant passes and
+// agrees with the one-rank run; a split the job cannot make exits 2 naming it.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/expect.hpp"
+#include "support/kmini_binary.hpp"
+
+namespace kmini {
+namespace {
+
+using testing::kmini_binary;
+using testing::ProcessResult;
+using testing::run_process;
+using testing::TempDir;
+
+// kmini under mpirun, one thread per rank (the ranks share this machine's cores).
+ProcessResult mpirun(int ranks, std::vector<std::string> kmini_args) {
+  std::vector<std::string> args{KMINI_MPIEXEC, "-n", std::to_string(ranks), "--oversubscribe",
+                                kmini_binary()};
+  args.insert(args.end(), kmini_args.begin(), kmini_args.end());
+  args.push_back("--kokkos-threads=1");
+  testing::prepare_environment();
+  return run_process(args);
+}
+
+// Random values make every stencil term count, so a wrong halo edge or corner shows.
+constexpr const char* kInput =
+    "app: himeno\ngrid: [17, 23, 30]\niterations: 5\ninitial: random\nseed: 3\n"
+    "precision: [float, double]\n"
+    "variant: [kokkos_reduce, warp_aggregated, host_serial, cpu_openmp]\n";
+constexpr std::size_t kResults = 2 * 4;
+
+struct Sums {
+  double gosa = 0.0;
+  double p_checksum = 0.0;
+};
+
+// Runs kInput plus `extra` on `ranks` ranks; every result must pass. Its sums by variant and
+// precision.
+std::map<std::string, Sums> run_on(int ranks, const std::string& extra = "") {
+  SCOPED_TRACE(std::to_string(ranks) + " ranks, " + (extra.empty() ? "default split" : extra));
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", kInput + extra);
+  const std::string report = dir.file("report.yaml");
+  const ProcessResult r =
+      mpirun(ranks, {"run", input, "--report", report, "--ceiling-elements", "0"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::map<std::string, Sums> sums;
+  if (r.exit_code != 0) return sums;
+  const YAML::Node doc = YAML::LoadFile(report);
+  EXPECT_EQ(doc["meta"]["mpi"]["ranks"].as<int>(), ranks);
+  EXPECT_EQ(doc["summary"]["status"].as<std::string>(), "VALID");
+  const YAML::Node results = doc["runs"][0]["results"];
+  EXPECT_EQ(results.size(), kResults);
+  for (const auto& res : results) {
+    const std::string key =
+        res["variant"].as<std::string>() + " " + res["point"]["precision"].as<std::string>();
+    SCOPED_TRACE(key);
+    EXPECT_EQ(res["status"].as<std::string>(), "ran");
+    EXPECT_EQ(res["validation"]["status"].as<std::string>(), "PASS") << res["validation"];
+    const YAML::Node metrics = res["metrics"];
+    // The ranks' p, summed across ranks as the reference's is: the same sum exactly.
+    EXPECT_EQ(metrics["p_checksum"]["value"].as<double>(),
+              metrics["p_checksum_reference"]["value"].as<double>());
+    // The original's order is a one-rank sum: reported on one rank only.
+    EXPECT_EQ(metrics["gosa_original_order"].IsDefined(), ranks == 1);
+    sums[key] =
+        Sums{metrics["gosa"]["value"].as<double>(), metrics["p_checksum"]["value"].as<double>()};
+  }
+  return sums;
+}
+
+// Each variant's gosa and p's checksum on `ranks` ranks equal the one-rank run's, up to the
+// order of the sums across ranks.
+void expect_same_as_one_rank(int ranks, const std::string& extra) {
+  const std::map<std::string, Sums> one = run_on(1);
+  const std::map<std::string, Sums> split = run_on(ranks, extra);
+  ASSERT_EQ(one.size(), kResults);
+  ASSERT_EQ(split.size(), kResults);
+  for (const auto& [key, expected] : one) {
+    SCOPED_TRACE(key + " on " + std::to_string(ranks) + " ranks, " + extra);
+    const auto found = split.find(key);
+    ASSERT_NE(found, split.end());
+    EXPECT_GT(expected.gosa, 0.0);
+    EXPECT_NEAR(found->second.gosa, expected.gosa, 1e-12 * expected.gosa);
+    EXPECT_NEAR(found->second.p_checksum, expected.p_checksum, 1e-12 * expected.p_checksum);
+  }
+}
+
+TEST(HimenoRanks, TwoRanksAlongIAndK) {
+  expect_same_as_one_rank(2, "ranks: [2, 1, 1]\n");
+  expect_same_as_one_rank(2, "ranks: [1, 1, 2]\n");
+}
+
+TEST(HimenoRanks, FourRanksInOneAndTwoDimensions) {
+  expect_same_as_one_rank(4, "ranks: [4, 1, 1]\n");
+  expect_same_as_one_rank(4, "ranks: [1, 2, 2]\n");
+}
+
+TEST(HimenoRanks, FourRanksAsMpiDimsCreateSplitsThem) {
+  expect_same_as_one_rank(4, "");
+}
+
+TEST(HimenoRanks, MpiGivenTheArraysOwnPointers) {
+  // On a host build the arrays are host memory: any MPI takes them.
+  expect_same_as_one_rank(2, "gpu_aware_mpi: true\n");
+}
+
+TEST(HimenoRanks, RanksOfAnotherJobExitTwo) {
+  TempDir dir;
+  const std::string input =
+      dir.write("in.yaml", "app: himeno\nsize: XS\niterations: 1\nranks: [1, 1, 3]\n");
+  const ProcessResult r =
+      mpirun(2, {"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "0"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  // Rank 0 alone reports it (mpirun adds its own notice about the exit status).
+  std::vector<std::string> kmini_lines;
+  for (const auto& line : testing::nonempty_lines(r.err)) {
+    if (line.rfind("kmini:", 0) == 0) kmini_lines.push_back(line);
+  }
+  ASSERT_EQ(kmini_lines.size(), 1u) << r.err;
+  EXPECT_CONTAINS(kmini_lines[0],
+                  "ranks: cannot split the grid over the ranks: [1, 1, 3] makes 3 "
+                  "ranks, but the job has 2");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
+}
+
+}  // namespace
+}  // namespace kmini

@@ -1,0 +1,349 @@
+// The himeno app end to end on this machine's backend: every variant, sweep and update against
+// the serial reference (p bit for bit, gosa within its rounding bound), and its bad inputs.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/expect.hpp"
+#include "support/kmini_binary.hpp"
+
+namespace kmini {
+namespace {
+
+using testing::kmini;
+using testing::ProcessResult;
+using testing::TempDir;
+
+const std::vector<std::string> kVariants{"kokkos_reduce",    "plain_atomic", "warp_aggregated",
+                                         "block_aggregated", "host_serial",  "host_openmp",
+                                         "cpu_serial",       "cpu_openmp"};
+// Their gosa is a sum in the order the threads' atomics land: it may differ from run to run in
+// the last bits when more than one thread runs.
+const std::set<std::string> kAtomicVariants{"plain_atomic", "warp_aggregated", "block_aggregated"};
+
+// Runs `yaml` (a himeno run) and returns the report; kmini must exit 0.
+YAML::Node run_himeno(const std::string& yaml, std::vector<std::string> extra = {}) {
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", yaml);
+  const std::string report = dir.file("report.yaml");
+  std::vector<std::string> args{"run", input, "--report", report, "--ceiling-elements", "0"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const ProcessResult r = kmini(args);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  if (r.exit_code != 0) return YAML::Node();
+  return YAML::LoadFile(report);
+}
+
+double metric(const YAML::Node& result, const std::string& name) {
+  const YAML::Node m = result["metrics"][name];
+  EXPECT_TRUE(m.IsMap()) << "no metric " << name;
+  return m.IsMap() ? m["value"].as<double>() : NAN;
+}
+
+std::string describe(const YAML::Node& result) {
+  YAML::Emitter point;
+  point << YAML::Flow << result["point"];
+  return result["variant"].as<std::string>() + " at " + point.c_str();
+}
+
+// One result that ran: it passed; p summed to the reference's sum exactly (p equal bit for bit);
+// gosa within the validation's tolerance of the reference's; all the iterations asked for.
+void expect_valid(const YAML::Node& result, std::int64_t iterations) {
+  SCOPED_TRACE(describe(result));
+  ASSERT_EQ(result["status"].as<std::string>(), "ran");
+  const YAML::Node validation = result["validation"];
+  EXPECT_EQ(validation["status"].as<std::string>(), "PASS") << validation;
+  EXPECT_EQ(metric(result, "p_checksum"), metric(result, "p_checksum_reference"));
+  const double gosa = metric(result, "gosa");
+  const double reference = metric(result, "gosa_reference");
+  const double tolerance = validation["tolerance"].as<double>();
+  EXPECT_GT(reference, 0.0);
+  EXPECT_GT(tolerance, 0.0);
+  EXPECT_LT(tolerance, 1e-8);  // a rounding bound, not a loose one
+  EXPECT_LE(std::fabs(gosa - reference), tolerance * reference) << gosa << " vs " << reference;
+  EXPECT_EQ(metric(result, "iterations_total"), static_cast<double>(iterations));
+}
+
+// The results of the report's one run, in order; those not applicable must be exactly
+// `not_applicable` (variant names), each with a reason.
+std::vector<YAML::Node> results_of(const YAML::Node& doc,
+                                   const std::multiset<std::string>& not_applicable = {}) {
+  std::vector<YAML::Node> ran;
+  if (!doc.IsMap()) {
+    ADD_FAILURE() << "no report";
+    return ran;
+  }
+  EXPECT_EQ(doc["runs"].size(), 1u);
+  std::multiset<std::string> skipped;
+  for (const auto& result : doc["runs"][0]["results"]) {
+    if (result["status"].as<std::string>() == "not_applicable") {
+      skipped.insert(result["variant"].as<std::string>());
+      EXPECT_FALSE(result["reason"].as<std::string>().empty());
+      continue;
+    }
+    ran.push_back(result);
+  }
+  EXPECT_EQ(skipped, not_applicable);
+  EXPECT_EQ(doc["summary"]["status"].as<std::string>(), "VALID");
+  return ran;
+}
+
+// The variants' names in `results`, one per result.
+std::multiset<std::string> variants_of(const std::vector<YAML::Node>& results) {
+  std::multiset<std::string> names;
+  for (const auto& result : results)
+    names.insert(result["variant"].as<std::string>());
+  return names;
+}
+
+// `names`, each `n` times.
+std::multiset<std::string> times(const std::vector<std::string>& names, int n) {
+  std::multiset<std::string> out;
+  for (int i = 0; i < n; ++i)
+    out.insert(names.begin(), names.end());
+  return out;
+}
+
+// ---- the original's values, every variant -----------------------------------------------------
+
+class HimenoXS : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HimenoXS, EveryVariantAtOneAndThreeIterations) {
+  const YAML::Node doc = run_himeno(std::string("app: himeno\nsize: XS\niterations: [1, 3]\n") +
+                                    "variant: all\nprecision: " + GetParam() + "\n");
+  const std::vector<YAML::Node> results = results_of(doc);  // the shared sweep suits them all
+  EXPECT_EQ(doc["runs"][0]["input"]["precision"].as<std::string>(), GetParam());
+  EXPECT_EQ(variants_of(results), times(kVariants, 2));
+  for (const auto& result : results) {
+    expect_valid(result, result["point"]["iterations"].as<std::int64_t>());
+    // One rank, full validation: the original's own (working-precision) sum is reported too.
+    EXPECT_GT(metric(result, "gosa_original_order"), 0.0);
+  }
+}
+
+TEST_P(HimenoXS, HundredIterations) {
+  // p stays equal to the reference bit for bit over a long run. Where the build is optimised,
+  // every variant but block_aggregated: its team barrier per point crawls when the host's cores
+  // are shared (ctest -j), and it is covered at 1 and 3 iterations. Under the sanitizers (-O0,
+  // about 10 s a variant) the device sweep with the tree and the host loops with OpenMP, the two
+  // sweep codes.
+#if defined(KMINI_SANITIZED)
+  const std::vector<std::string> variants{"kokkos_reduce", "cpu_openmp"};
+#else
+  const std::vector<std::string> variants{"kokkos_reduce", "plain_atomic", "warp_aggregated",
+                                          "host_serial",   "host_openmp",  "cpu_serial",
+                                          "cpu_openmp"};
+#endif
+  std::string variant;
+  for (const auto& name : variants)
+    variant += (variant.empty() ? "[" : ", ") + name;
+  variant += "]";
+  const YAML::Node doc = run_himeno(std::string("app: himeno\nsize: XS\niterations: 100\n") +
+                                    "variant: " + variant + "\nprecision: " + GetParam() + "\n");
+  const std::vector<YAML::Node> results = results_of(doc);
+  EXPECT_EQ(variants_of(results), times(variants, 1));
+  for (const auto& result : results)
+    expect_valid(result, 100);
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, HimenoXS, ::testing::Values("float", "double"));
+
+TEST(HimenoMeasurement, TheOriginalsTimedModeContinuesFromTheRehearsal) {
+  // No iterations: 3 rehearsal iterations, then as many as fill target_seconds, from where the
+  // rehearsal left p; the whole run is replayed.
+  const YAML::Node doc = run_himeno(
+      "app: himeno\nsize: XS\ntarget_seconds: 0.05\nvalidate: full\n"
+      "variant: [kokkos_reduce, cpu_serial]\n");
+  const std::vector<YAML::Node> results = results_of(doc);
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& result : results) {
+    const double timed = metric(result, "iterations_per_repetition");
+    EXPECT_GE(timed, 1.0);
+    expect_valid(result, 3 + static_cast<std::int64_t>(timed));
+  }
+}
+
+TEST(HimenoMeasurement, RepetitionsContinueAndFirstValidationChecksTheRehearsal) {
+  // Warm-up and timed repetitions iterate on from each other: 3 x 5 iterations in all. validate:
+  // first compares the 3 rehearsal iterations only, and says so.
+  const YAML::Node doc = run_himeno(
+      "app: himeno\nsize: XS\niterations: 5\nrepetitions: 2\nwarmup: 1\n"
+      "validate: first\nvariant: [kokkos_reduce, cpu_openmp]\n");
+  const std::vector<YAML::Node> results = results_of(doc);
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& result : results) {
+    SCOPED_TRACE(describe(result));
+    EXPECT_EQ(result["validation"]["status"].as<std::string>(), "PASS");
+    EXPECT_CONTAINS(
+        result["validation"]["metric"].as<std::string>(),
+        "after 3 iterations (p equal to it bit for bit) (the first 3 of 15 iterations)");
+    EXPECT_EQ(metric(result, "iterations_total"), 15.0);
+    EXPECT_EQ(metric(result, "p_checksum"), metric(result, "p_checksum_reference"));
+    EXPECT_FALSE(result["metrics"]["gosa_reference"].IsDefined());
+  }
+  // They ended where 15 iterations in one repetition end, validated in full.
+  const std::vector<YAML::Node> straight = results_of(run_himeno(
+      "app: himeno\nsize: XS\niterations: 15\nvalidate: full\nvariant: kokkos_reduce\n"));
+  ASSERT_EQ(straight.size(), 1u);
+  expect_valid(straight[0], 15);
+  for (const auto& result : results) {
+    EXPECT_NEAR(metric(result, "gosa"), metric(straight[0], "gosa"),
+                1e-12 * metric(straight[0], "gosa"));
+  }
+}
+
+// ---- every sweep and update on random values --------------------------------------------------
+
+using Key = std::pair<std::string, std::string>;  // variant, sweep
+
+// gosa and p_checksum of each (variant, sweep) at `update`.
+std::map<Key, std::pair<double, double>> sums_at(const std::vector<YAML::Node>& results,
+                                                 const std::string& update) {
+  std::map<Key, std::pair<double, double>> sums;
+  for (const auto& result : results) {
+    if (result["point"]["update"].as<std::string>() != update) continue;
+    const Key key{result["variant"].as<std::string>(), result["point"]["sweep"].as<std::string>()};
+    EXPECT_TRUE(
+        sums.emplace(key, std::make_pair(metric(result, "gosa"), metric(result, "p_checksum")))
+            .second);
+  }
+  return sums;
+}
+
+// The pointer swap computes what the copy-back does: the same p, and the same gosa bit for bit
+// (but for the atomic variants' order where `atomics_in_order` is false).
+void expect_swap_equals_copy_back(const std::vector<YAML::Node>& results, bool atomics_in_order) {
+  const auto copy_back = sums_at(results, "copy_back");
+  const auto swap = sums_at(results, "swap");
+  ASSERT_EQ(copy_back.size(), swap.size());
+  ASSERT_FALSE(copy_back.empty());
+  for (const auto& [key, sums] : copy_back) {
+    SCOPED_TRACE(key.first + " with sweep " + key.second);
+    const auto other = swap.find(key);
+    ASSERT_NE(other, swap.end());
+    EXPECT_EQ(other->second.second, sums.second);  // p_checksum
+    if (atomics_in_order || kAtomicVariants.count(key.first) == 0) {
+      EXPECT_EQ(other->second.first, sums.first);  // gosa
+    } else {
+      EXPECT_NEAR(other->second.first, sums.first, 1e-10 * sums.first);
+    }
+  }
+}
+
+constexpr const char* kOddGrid =
+    "app: himeno\ngrid: [20, 37, 45]\ninitial: random\nseed: 7\niterations: 4\n"
+    "sweep: [shared, marching, mdrange]\nupdate: [copy_back, swap]\n";
+
+TEST(HimenoSweeps, EverySweepAndUpdateOnAnOddRandomGrid) {
+  const YAML::Node doc = run_himeno(std::string(kOddGrid) + "variant: all\n");
+  // Block aggregation needs a team, which mdrange has not: once per update.
+  const std::vector<YAML::Node> results = results_of(doc, {"block_aggregated", "block_aggregated"});
+  ASSERT_EQ(results.size(), 8u * 6u - 2u);
+  for (const auto& result : results)
+    expect_valid(result, 4);
+  expect_swap_equals_copy_back(results, false);
+  // Every variant and sweep computes the same p: its checksum is the same everywhere.
+  for (const auto& result : results) {
+    EXPECT_EQ(metric(result, "p_checksum"), metric(results[0], "p_checksum")) << describe(result);
+  }
+}
+
+TEST(HimenoSweeps, AtomicVariantsOnOneThreadSwapBitForBit) {
+  // One thread adds in one order: the atomic variants' gosa is then reproducible too.
+  const YAML::Node doc = run_himeno(std::string(kOddGrid) +
+                                        "variant: [plain_atomic, warp_aggregated, "
+                                        "block_aggregated]\n",
+                                    {"--kokkos-threads=1"});
+  ASSERT_TRUE(doc.IsMap());
+  EXPECT_EQ(doc["meta"]["kokkos"]["concurrency"].as<int>(), 1);
+  const std::vector<YAML::Node> results = results_of(doc, {"block_aggregated", "block_aggregated"});
+  ASSERT_EQ(results.size(), 3u * 6u - 2u);
+  for (const auto& result : results)
+    expect_valid(result, 4);
+  expect_swap_equals_copy_back(results, true);
+}
+
+TEST(HimenoSweeps, OddTilesAndBlocks) {
+  // Tiles and team blocks that divide no extent; a barrier after each plane.
+  const YAML::Node doc = run_himeno(
+      "app: himeno\ngrid: [19, 22, 31]\ninitial: random\niterations: 3\nprecision: double\n"
+      "sweep: [shared, marching, mdrange]\nmdrange_tile: [3, 5, 7]\nmarching_block: [5, 3, 7]\n"
+      "sync_planes: true\nvariant: [kokkos_reduce, plain_atomic, block_aggregated, host_openmp]\n");
+  const std::vector<YAML::Node> results = results_of(doc, {"block_aggregated"});
+  ASSERT_EQ(results.size(), 4u * 3u - 1u);
+  for (const auto& result : results)
+    expect_valid(result, 3);
+}
+
+// ---- bad input ----------------------------------------------------------------------------------
+
+// Exit 2, one line naming the problem, no report.
+void expect_rejected(const std::string& yaml, const std::string& what) {
+  SCOPED_TRACE(yaml);
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", "app: himeno\n" + yaml);
+  const ProcessResult r =
+      kmini({"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "0"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  const auto lines = testing::nonempty_lines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_CONTAINS(lines[0], "kmini: error: ");
+  EXPECT_CONTAINS(lines[0], what);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
+}
+
+TEST(HimenoBadInput, GridTooSmallOrMisshapen) {
+  expect_rejected("grid: [4, 33, 65]\n",
+                  "in.yaml:2:8: grid: expected a list of integers in [5, 1048576], 3 items, "
+                  "found '4'");
+  expect_rejected("grid: [33, 65]\n", "grid: expected a list of integers in [5, 1048576], 3 items");
+}
+
+TEST(HimenoBadInput, BothSizeAndGrid) {
+  expect_rejected("size: XS\ngrid: [33, 33, 65]\n", "grid: give either size or grid, not both");
+}
+
+TEST(HimenoBadInput, IterationsOrTargetSecondsNotPositive) {
+  expect_rejected("iterations: 0\n",
+                  "iterations: expected an integer in [1, 1000000000] (or a list of them, to "
+                  "sweep), found '0'");
+  expect_rejected("iterations: [3, 0]\n", "found '0'");
+  expect_rejected("target_seconds: 0\n", "target_seconds: expected a number in [1e-06, 1e+06]");
+}
+
+TEST(HimenoBadInput, BothIterationsAndTargetSeconds) {
+  expect_rejected("iterations: 5\ntarget_seconds: 1\n",
+                  "target_seconds: give either iterations (a fixed count) or target_seconds");
+}
+
+TEST(HimenoBadInput, TilesAndBlocksOverATeam) {
+  expect_rejected("mdrange_tile: [2, 16, 64]\n",
+                  "mdrange_tile: the tile is one team of threads: its product may be at most "
+                  "1024, got 2048");
+  expect_rejected("mdrange_tile: [1, 1, 128]\n",
+                  "mdrange_tile: the third (k) extent becomes threadIdx.z on CUDA, which allows at "
+                  "most 64, got 128");
+  expect_rejected("marching_block: [16, 32, 64]\n",
+                  "marching_block: a team is tj x tk threads, at most 1024; got 2048");
+}
+
+TEST(HimenoBadInput, UnknownVariant) {
+  expect_rejected("variant: warp_agregated\n", "variant: expected one or more of: kokkos_reduce");
+  expect_rejected("variant: warp_agregated\n", "(did you mean 'warp_aggregated'?)");
+}
+
+TEST(HimenoBadInput, RanksOfAnotherJob) {
+  expect_rejected("size: XS\nranks: [1, 1, 3]\n",
+                  "ranks: cannot split the grid over the ranks: [1, 1, 3] makes 3 ranks, but the "
+                  "job has 1");
+}
+
+}  // namespace
+}  // namespace kmini
