@@ -64,7 +64,7 @@ class Solver {
   virtual double iterate(std::int64_t n) = 0;
   // This rank's p, halo layers included.
   virtual HostArray<T> pressure_on_host() const = 0;
-  // Threads per team of the marching sweep as launched; 0 where it does not apply.
+  // Threads per team of the team sweeps (shared, marching) as launched; 0 where none ran.
   virtual int team_size() const { return 0; }
 };
 

@@ -10,6 +10,7 @@
 //                   001's lesson that a 2-D block shape suits this stencil. With sync_planes the
 //                   team meets at a barrier after each plane, seed 001's __syncthreads cache
 //                   tuning: the team's threads then read neighbouring rows while they are in L1.
+//   SharedSweep     the marching team with p's planes staged in team scratch (below).
 //   RowSweep        the original's loops, i and j shared among host threads, k innermost:
 //                   patterns (5) and (6).
 #pragma once
@@ -24,7 +25,7 @@ namespace kmini::himeno {
 template <class T, class MemorySpace>
 struct SweepArrays {
   // Plain loads: Kokkos 3.4 turns RandomAccess const Views into texture fetches on CUDA, which
-  // made the sweep a third slower on the H100.
+  // made the mdrange sweep a third slower on the H100.
   using Coefficients = Kokkos::View<const T****, Kokkos::LayoutRight, MemorySpace>;
   using Input = Kokkos::View<const T***, Kokkos::LayoutRight, MemorySpace>;
   using Output = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
