@@ -45,6 +45,7 @@ template <class Method, class MemorySpace>
 struct AtomicGosa : BindsToItself<AtomicGosa<Method, MemorySpace>> {
   static constexpr bool reduces = false;
   Kokkos::View<double, MemorySpace> gosa;
+  explicit AtomicGosa(const Kokkos::View<double, MemorySpace>& gosa_) : gosa(gosa_) {}
   KOKKOS_INLINE_FUNCTION void operator()(bool valid, int, int, int, double term, double&) const {
     if (valid) Method::add(gosa.data(), term);
   }
@@ -56,6 +57,8 @@ struct BlockGosa {
   static constexpr bool reduces = false;
   static constexpr bool needs_team = true;
   Kokkos::View<double, typename ExecutionSpace::memory_space> gosa;
+  explicit BlockGosa(const Kokkos::View<double, typename ExecutionSpace::memory_space>& gosa_)
+      : gosa(gosa_) {}
   using Aggregator = reduce::BlockAggregator<double, ExecutionSpace>;
 
   // The aggregator takes its team scratch once per team, here.

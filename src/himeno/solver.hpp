@@ -5,9 +5,8 @@
 // The variant's part is a Gosa policy: how it launches the sweep and how it gets the sum back.
 //
 //   TreeReduction        parallel_reduce over the sweep
-//   AtomicReduction      one atomic per point, plain (pattern 2) or warp-aggregated (pattern 1)
-//   BlockReduction       one atomic per point and team through team scratch (needs the marching
-//                        sweep, the only one with teams)
+//   AtomicReduction      one atomic per point, plain (pattern 2) or warp-aggregated (pattern 1),
+//                        or one per point and team through team scratch (needs a team sweep)
 //   BufferedReduction    each point's term to a device buffer, copied to the host and summed there
 //                        by one thread or by OpenMP (patterns 3 and 4)
 //   HostLoops            the whole iteration on the host, one thread or OpenMP (patterns 5, 6)
@@ -147,25 +146,15 @@ struct TreeReduction {
   }
 };
 
-template <class T, class ExecutionSpace, class Method>
+// Atomics into one device scalar, zeroed before each sweep; Sink says how (AtomicGosa with a
+// method, or BlockGosa).
+template <class T, class ExecutionSpace, class Sink>
 struct AtomicReduction : TreeReduction<T, ExecutionSpace> {
   using Memory = typename ExecutionSpace::memory_space;
   using TreeReduction<T, ExecutionSpace>::TreeReduction;
   int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice& choice) {
     Kokkos::deep_copy(this->gosa, 0.0);
-    return launch_sweep<T, ExecutionSpace>(arrays, choice,
-                                           AtomicGosa<Method, Memory>{{}, this->gosa}, this->gosa);
-  }
-};
-
-template <class T, class ExecutionSpace>
-struct BlockReduction : TreeReduction<T, ExecutionSpace> {
-  using Memory = typename ExecutionSpace::memory_space;
-  using TreeReduction<T, ExecutionSpace>::TreeReduction;
-  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice& choice) {
-    Kokkos::deep_copy(this->gosa, 0.0);
-    return launch_sweep<T, ExecutionSpace>(arrays, choice, BlockGosa<ExecutionSpace>{this->gosa},
-                                           this->gosa);
+    return launch_sweep<T, ExecutionSpace>(arrays, choice, Sink(this->gosa), this->gosa);
   }
 };
 

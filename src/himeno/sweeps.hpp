@@ -70,6 +70,34 @@ struct MarchingShape {
   bool sync_planes = false;
 };
 
+// How the team sweeps cut the owned points: a team per (tj x tk) tile of a (j, k) plane and per
+// run of `planes` planes along i, k's tiles fastest in the league.
+struct TeamTiling {
+  MarchingShape shape;
+  int ni, tiles_j, tiles_k;
+
+  TeamTiling(const MarchingShape& shape_, int ni_, int nj, int nk)
+      : shape(shape_),
+        ni(ni_),
+        tiles_j((nj + shape_.tj - 1) / shape_.tj),
+        tiles_k((nk + shape_.tk - 1) / shape_.tk) {}
+
+  int league_size() const { return ((ni + shape.planes - 1) / shape.planes) * tiles_j * tiles_k; }
+
+  struct Tile {
+    int i_begin, i_end;  // the planes it marches through
+    int j0, k0;          // the point before its first (j, k): where its halo starts
+  };
+  KOKKOS_INLINE_FUNCTION Tile tile(int league_rank) const {
+    Tile t;
+    t.k0 = (league_rank % tiles_k) * shape.tk;
+    t.j0 = ((league_rank / tiles_k) % tiles_j) * shape.tj;
+    t.i_begin = 1 + (league_rank / (tiles_k * tiles_j)) * shape.planes;
+    t.i_end = t.i_begin + shape.planes <= ni + 1 ? t.i_begin + shape.planes : ni + 1;
+    return t;
+  }
+};
+
 template <class T, class ExecutionSpace, class Sink>
 struct MarchingSweep {
   using value_type = double;  // the gosa sum, where the sweep is a reduction
@@ -77,24 +105,17 @@ struct MarchingSweep {
   SweepArrays<T, typename ExecutionSpace::memory_space> a;
   Sink sink;
   MarchingShape shape;
-  int tiles_j, tiles_k;
+  TeamTiling tiling;
 
   MarchingSweep(const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays,
                 const Sink& sink_, const MarchingShape& shape_)
-      : a(arrays),
-        sink(sink_),
-        shape(shape_),
-        tiles_j((arrays.nj + shape_.tj - 1) / shape_.tj),
-        tiles_k((arrays.nk + shape_.tk - 1) / shape_.tk) {}
+      : a(arrays), sink(sink_), shape(shape_), tiling(shape_, arrays.ni, arrays.nj, arrays.nk) {}
 
-  int league_size() const { return ((a.ni + shape.planes - 1) / shape.planes) * tiles_j * tiles_k; }
+  int league_size() const { return tiling.league_size(); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, double& local) const {
-    const int tile = team.league_rank();
-    const int tile_k = tile % tiles_k;
-    const int tile_j = (tile / tiles_k) % tiles_j;
-    const int i_begin = 1 + (tile / (tiles_k * tiles_j)) * shape.planes;
-    const int i_end = i_begin + shape.planes <= a.ni + 1 ? i_begin + shape.planes : a.ni + 1;
+    const TeamTiling::Tile tile = tiling.tile(team.league_rank());
+    const int i_begin = tile.i_begin, i_end = tile.i_end, j0 = tile.j0, k0 = tile.k0;
     const auto& add_term = sink.bind(team);
     const int columns = shape.tj * shape.tk;
     const int threads = team.team_size();
@@ -102,8 +123,8 @@ struct MarchingSweep {
     // makes the same number of calls to the sink and the barrier.
     for (int first = 0; first < columns; first += threads) {
       const int column = first + team.team_rank();
-      const int j = 1 + tile_j * shape.tj + column / shape.tk;
-      const int k = 1 + tile_k * shape.tk + column % shape.tk;
+      const int j = j0 + 1 + column / shape.tk;
+      const int k = k0 + 1 + column % shape.tk;
       const bool inside = column < columns && j <= a.nj && k <= a.nk;
       T below = inside ? a.p(i_begin - 1, j, k) : T(0);
       T here = inside ? a.p(i_begin, j, k) : T(0);
@@ -160,29 +181,23 @@ struct SharedSweep {
   SweepArrays<T, typename ExecutionSpace::memory_space> a;
   Sink sink;
   MarchingShape shape;
-  int tiles_j, tiles_k;
+  TeamTiling tiling;
 
   SharedSweep(const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays_,
               const Sink& sink_, const MarchingShape& shape_)
       : a(arrays_),
         sink(sink_),
         shape(shape_),
-        tiles_j((arrays_.nj + shape_.tj - 1) / shape_.tj),
-        tiles_k((arrays_.nk + shape_.tk - 1) / shape_.tk) {}
+        tiling(shape_, arrays_.ni, arrays_.nj, arrays_.nk) {}
 
-  int league_size() const { return ((a.ni + shape.planes - 1) / shape.planes) * tiles_j * tiles_k; }
+  int league_size() const { return tiling.league_size(); }
   static std::size_t scratch_bytes(const MarchingShape& shape) {
     return Planes::shmem_size(kSlots, shape.tj + 2, shape.tk + 2);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, double& local) const {
-    const int tile = team.league_rank();
-    const int tile_k = tile % tiles_k;
-    const int tile_j = (tile / tiles_k) % tiles_j;
-    const int i_begin = 1 + (tile / (tiles_k * tiles_j)) * shape.planes;
-    const int i_end = i_begin + shape.planes <= a.ni + 1 ? i_begin + shape.planes : a.ni + 1;
-    const int j0 = tile_j * shape.tj;  // the tile's first point less its halo
-    const int k0 = tile_k * shape.tk;
+    const TeamTiling::Tile tile = tiling.tile(team.league_rank());
+    const int i_begin = tile.i_begin, i_end = tile.i_end, j0 = tile.j0, k0 = tile.k0;
     const int wide = shape.tk + 2;
     const int ring = (shape.tj + 2) * wide;
     const Planes planes(team.team_scratch(0), kSlots, shape.tj + 2, wide);
