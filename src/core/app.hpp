@@ -115,6 +115,9 @@ struct AppSpec {
   std::int64_t default_repetitions = 10;
   std::int64_t default_warmup = 1;
   std::vector<std::string> default_variants{"all"};
+  // Where work counts items beside a byte or flop figure of merit: the name of their rate in the
+  // report ("paths_per_second"); empty for none.
+  std::string item_rate;
 
   // Checks across parameters; rejects through Params::reject. May be empty.
   std::function<void(const Params&)> check;

@@ -32,6 +32,8 @@ std::string type_name(const ParamSpec& p) {
       return "word list";
     case ParamType::real_matrix:
       return "matrix";
+    case ParamType::integers_or_name:
+      return "name, integer list or file";
   }
   return "?";
 }

@@ -76,6 +76,8 @@ std::string describe_type(ParamType type) {
       return "a list of words";
     case ParamType::real_matrix:
       return "a matrix (a list of lists of numbers)";
+    case ParamType::integers_or_name:
+      return "a list of integers or a file of them";
   }
   return "a value";
 }
@@ -144,6 +146,14 @@ ParamSpec ParamSpec::real_matrix(std::string name, std::string doc) {
   return make_spec(std::move(name), ParamType::real_matrix, std::monostate{}, std::move(doc));
 }
 
+ParamSpec ParamSpec::integers_or_name(std::string name, std::string default_name,
+                                      std::vector<std::string> names, std::string doc) {
+  ParamSpec spec = make_spec(std::move(name), ParamType::integers_or_name, std::move(default_name),
+                             std::move(doc));
+  spec.choices = std::move(names);
+  return spec;
+}
+
 ParamSpec& ParamSpec::range(double lo, double hi) {
   min = lo;
   max = hi;
@@ -186,6 +196,7 @@ bool ParamSpec::is_list() const {
 std::string ParamSpec::constraint() const {
   std::ostringstream out;
   if (!choices.empty()) out << join_words(choices, " | ");
+  if (type == ParamType::integers_or_name) out << " | [integers] | file";
   if (min && max) {
     out << "[" << format_bound(*min, type) << ", " << format_bound(*max, type) << "]";
   } else if (min) {
@@ -208,7 +219,9 @@ std::string ParamSpec::constraint() const {
 
 std::string ParamSpec::expectation() const {
   std::string what = describe_type(type);
-  if (!choices.empty()) {
+  if (type == ParamType::integers_or_name) {
+    what = "one of: " + join_words(choices, ", ") + ", " + what;
+  } else if (!choices.empty()) {
     what = (type == ParamType::string_list ? "one or more of: " : "one of: ") +
            join_words(choices, ", ");
   } else if (min && max) {

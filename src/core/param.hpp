@@ -24,6 +24,9 @@ enum class ParamType {
   real_list,
   string_list,  // with choices set, each item must be one of them
   real_matrix,  // a list of equally long lists of reals
+  // A list of integers given inline, one of `choices`, or a file of integers: the value is the
+  // list (inline), the word, or the file's absolute path; the app reads the file.
+  integers_or_name,
 };
 
 using RealMatrix = std::vector<std::vector<double>>;
@@ -72,6 +75,8 @@ struct ParamSpec {
   static ParamSpec string_list(std::string name, std::vector<std::string> default_value,
                                std::vector<std::string> choices, std::string doc);
   static ParamSpec real_matrix(std::string name, std::string doc);  // optional: no default
+  static ParamSpec integers_or_name(std::string name, std::string default_name,
+                                    std::vector<std::string> names, std::string doc);
 
   ParamSpec& range(double lo, double hi);
   ParamSpec& at_least(double lo);

@@ -5,6 +5,13 @@
 
 namespace kmini {
 
+bool selects_variant(const Params& params, const std::string& name) {
+  for (const auto& v : params.strings(kVariantKey)) {
+    if (v == name || v == kAllVariants) return true;
+  }
+  return false;
+}
+
 namespace {
 
 std::vector<ParamSpec> common_params(const AppSpec& app) {
@@ -17,7 +24,8 @@ std::vector<ParamSpec> common_params(const AppSpec& app) {
                          "timed repetitions per variant; statistics are over these")
           .range(1, 100000),
       ParamSpec::integer(kWarmupKey, app.default_warmup,
-                         "untimed repetitions before the timed ones").range(0, 1000),
+                         "untimed repetitions before the timed ones")
+          .range(0, 1000),
       ParamSpec::string(kLabelKey, "", "a name for this run in tables and reports"),
   };
 }

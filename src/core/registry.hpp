@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/app.hpp"
+#include "core/params.hpp"
 
 namespace kmini {
 
@@ -14,6 +15,9 @@ inline constexpr const char* kRepetitionsKey = "repetitions";
 inline constexpr const char* kWarmupKey = "warmup";
 inline constexpr const char* kLabelKey = "label";
 inline constexpr const char* kAllVariants = "all";
+
+// Whether a run point's `variant` list selects `name`, by name or through "all".
+bool selects_variant(const Params& params, const std::string& name);
 
 class AppRegistry {
  public:

@@ -176,6 +176,7 @@ Tree run_section(const RunResult& run) {
     t["bandwidth_GBps"] = optional_number(r.bandwidth_gbps);
     t["percent_of_ceiling"] = optional_number(r.percent_of_ceiling);
     t["GFLOPS"] = optional_number(r.gflops);
+    if (!spec.app->item_rate.empty()) t[spec.app->item_rate] = optional_number(r.items_per_second);
     t["speedup_vs_baseline"] = optional_number(r.speedup);
     Tree metrics = Tree::map();
     for (const auto& m : r.metrics) {

@@ -37,6 +37,7 @@ void print_point(std::ostream& out, const RunSpec& run, const std::vector<Varian
   std::vector<std::string> headers{"variant", "reps",   "median ms",
                                    "min ms",  "max ms", fom.name + " " + fom.unit};
   if (!bandwidth_is_fom) headers.push_back("GB/s");
+  if (!run.app->item_rate.empty()) headers.push_back(run.app->item_rate);
   headers.insert(headers.end(), {"% ceiling", "speed-up", "validation"});
   Table table(headers);
   for (const auto& r : point) {
@@ -51,6 +52,7 @@ void print_point(std::ostream& out, const RunSpec& run, const std::vector<Varian
         r.variant->name,          std::to_string(r.time.count), milliseconds(r.time.median),
         milliseconds(r.time.min), milliseconds(r.time.max),     format_significant(r.fom, 4)};
     if (!bandwidth_is_fom) row.push_back(optional_cell(r.bandwidth_gbps, 4));
+    if (!run.app->item_rate.empty()) row.push_back(optional_cell(r.items_per_second, 4));
     row.insert(row.end(), {optional_cell(r.percent_of_ceiling, 3), optional_cell(r.speedup, 3),
                            validation_cell(r.validation)});
     table.add_row(row);

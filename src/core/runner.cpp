@@ -139,6 +139,9 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
       }
     }
     if (result.work.flops > 0.0) result.gflops = result.work.flops / result.time.median / 1.0e9;
+    if (!app.item_rate.empty() && result.work.items > 0.0) {
+      result.items_per_second = result.work.items / result.time.median;
+    }
   }
   result.validation = combine_over_ranks(comm_, problem.validate(variant));
   result.metrics = problem.metrics(variant);

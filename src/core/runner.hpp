@@ -30,9 +30,10 @@ struct VariantResult {
   std::optional<double> bandwidth_gbps;
   std::optional<double> percent_of_ceiling;
   std::optional<double> gflops;
-  std::optional<double> speedup;  // baseline median time / this median time
-  Validation validation;          // failed on any rank fails; value is the worst rank's
-  std::vector<Metric> metrics;    // the root rank's
+  std::optional<double> items_per_second;  // where the app names an item rate
+  std::optional<double> speedup;           // baseline median time / this median time
+  Validation validation;                   // failed on any rank fails; value is the worst rank's
+  std::vector<Metric> metrics;             // the root rank's
 };
 
 struct RunResult {

@@ -134,8 +134,13 @@ class ScalarParser {
     if (file.is_relative() && !where_.base_dir.empty()) file = fs::path(where_.base_dir) / file;
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) {
-      where_.fail(node, "file " + quoted(node.Scalar()) + " does not exist (looked for " +
-                            file.string() + ")");
+      std::string message =
+          "file " + quoted(node.Scalar()) + " does not exist (looked for " + file.string() + ")";
+      if (spec_.type == ParamType::integers_or_name) {
+        message = "expected " + spec_.expectation() + ", found " + quoted(node.Scalar()) +
+                  ", which is no name and no file (looked for " + file.string() + ")";
+      }
+      where_.fail(node, message);
     }
     if (!std::ifstream(file).good()) {
       where_.fail(node, "file " + quoted(file.string()) + " cannot be read");
@@ -183,6 +188,18 @@ class ScalarParser {
     return rows;
   }
 
+  // An inline list (or one integer), a name from the choices, else a file that must exist.
+  Value integers_or_name(const YAML::Node& node) const {
+    if (node.IsSequence() || (is_plain_scalar(node) && parse_integer(node.Scalar()))) {
+      return list<std::int64_t>(node, [this](const YAML::Node& n) { return integer(n); });
+    }
+    if (!node.IsScalar() || node.Scalar().empty()) mismatch(node);
+    for (const auto& choice : spec_.choices) {
+      if (choice == node.Scalar()) return choice;
+    }
+    return path(node);
+  }
+
   Value scalar(const YAML::Node& node) const {
     switch (spec_.type) {
       case ParamType::boolean:
@@ -204,6 +221,8 @@ class ScalarParser {
         return list<std::string>(node, [this](const YAML::Node& n) { return word(n); });
       case ParamType::real_matrix:
         return matrix(node);
+      case ParamType::integers_or_name:
+        return integers_or_name(node);
     }
     mismatch(node);
   }
@@ -213,13 +232,22 @@ class ScalarParser {
   const NodeContext& where_;
 };
 
+// For integers_or_name, a list of integers is one value; any other list is a sweep over its items.
+bool is_integer_list(const YAML::Node& node, const ParamSpec& spec) {
+  if (spec.type != ParamType::integers_or_name) return false;
+  for (const auto& item : node) {
+    if (!is_plain_scalar(item) || !parse_integer(item.Scalar())) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<Value> parse_setting(const YAML::Node& node, const ParamSpec& spec,
                                  const NodeContext& where) {
   const ScalarParser parser(spec, where);
   if (node.IsNull()) parser.mismatch(node);
-  if (spec.sweep && node.IsSequence()) {
+  if (spec.sweep && node.IsSequence() && !is_integer_list(node, spec)) {
     if (node.size() == 0) {
       where.fail(node, "expected " + spec.expectation() + ", found an empty list");
     }

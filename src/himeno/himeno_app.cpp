@@ -12,6 +12,7 @@
 
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
+#include "core/registry.hpp"
 #include "himeno/device_mpi.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/reference.hpp"
@@ -28,16 +29,6 @@ constexpr std::int64_t kRehearsalIterations = 3;
 constexpr double kFullReplayBudget = 1.0e9;
 
 using Device = Kokkos::DefaultExecutionSpace;
-#if defined(KOKKOS_ENABLE_SERIAL)
-using SerialSpace = Kokkos::Serial;
-#else
-using SerialSpace = Kokkos::DefaultHostExecutionSpace;  // never run: the variant is n/a
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-using OpenMPSpace = Kokkos::OpenMP;
-#else
-using OpenMPSpace = Kokkos::DefaultHostExecutionSpace;  // never run: the variant is n/a
-#endif
 
 // The variant table: `kmini list`, the runner and the report read these rows.
 template <class T>
@@ -130,13 +121,6 @@ SweepChoice sweep_of(const Params& params) {
   return choice;
 }
 
-bool uses_variant(const Params& params, const std::string& name) {
-  for (const auto& v : params.strings("variant")) {
-    if (v == name || v == "all") return true;
-  }
-  return false;
-}
-
 std::size_t element_bytes(const Params& params) {
   return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
 }
@@ -187,13 +171,13 @@ double device_bytes(const Params& params, const Comm& comm) {
   const Decomposition d = decompose(grid, dims, comm.rank());
   bool on_device = false;
   for (const auto& row : variant_table<float>())
-    on_device = on_device || (row.on_device && uses_variant(params, row.name));
+    on_device = on_device || (row.on_device && selects_variant(params, row.name));
   if (!on_device) return 0.0;
   const Extents local = d.local_dims();
   const double element = static_cast<double>(element_bytes(params));
   double bytes = (kCoefficients + 2.0) * element * static_cast<double>(local[0]) *
                  static_cast<double>(local[1]) * static_cast<double>(local[2]);
-  if (uses_variant(params, "host_serial") || uses_variant(params, "host_openmp")) {
+  if (selects_variant(params, "host_serial") || selects_variant(params, "host_openmp")) {
     bytes += element * d.owned_points();
   }
   return bytes;

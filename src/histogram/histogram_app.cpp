@@ -369,13 +369,6 @@ std::size_t bin_bytes(const Params& params) {
   return params.string("bin_type") == "int" ? sizeof(int) : sizeof(double);
 }
 
-bool uses_variant(const Params& params, const std::string& name) {
-  for (const auto& v : params.strings(kVariantKey)) {
-    if (v == name || v == kAllVariants) return true;
-  }
-  return false;
-}
-
 // Device memory for one point. On host backends the host-side arrays (the serial reference, the
 // host variants' histogram, ScatterView's per-thread copies) come out of the same memory.
 double device_bytes(const Params& params, const Comm& /*comm*/) {
@@ -385,10 +378,10 @@ double device_bytes(const Params& params, const Comm& /*comm*/) {
   double bytes = samples * sizeof(double) + bins * bin;
   if (std::is_same<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>::value) {
     bytes += bins * bin;
-    if (uses_variant(params, "host_serial") || uses_variant(params, "host_openmp")) {
+    if (selects_variant(params, "host_serial") || selects_variant(params, "host_openmp")) {
       bytes += bins * bin;
     }
-    if (uses_variant(params, "scatter_view")) {
+    if (selects_variant(params, "scatter_view")) {
       bytes += Kokkos::DefaultExecutionSpace().concurrency() * bins * bin;
     }
   }

@@ -24,12 +24,15 @@ AppRegistry demo_registry() {
       ParamSpec::real("omega", 0.8, "a number").range(0.0, 2.0),
       ParamSpec::boolean("verbose", false, "a boolean"),
       ParamSpec::choice("precision", "double", {"float", "double"}, "a choice").sweepable(),
-      ParamSpec::integer("levels", 1, "swept unless set").swept_by_default({std::int64_t{1}, std::int64_t{2}}),
+      ParamSpec::integer("levels", 1, "swept unless set")
+          .swept_by_default({std::int64_t{1}, std::int64_t{2}}),
       ParamSpec::string("title", "none", "free text"),
       ParamSpec::path("molecule", "a file"),
       ParamSpec::integer_list("grid", {33, 33, 65}, "three integers").range(3, 4096).items(3, 3),
       ParamSpec::real_list("times", {0.5, 1.0}, "numbers").at_least(0.0),
       ParamSpec::real_matrix("covariance", "a matrix").items(1, 8),
+      ParamSpec::integers_or_name("order", "forward", {"forward", "backward"}, "a sequence")
+          .sweepable(),
   };
   app.variants = {{"fast", "the fast one", 2.0, true}, {"slow", "the slow one", 3.0, false}};
   app.check = [](const Params& p) {
@@ -225,6 +228,31 @@ TEST(ConfigErrors, PathsMustExist) {
   EXPECT_CONTAINS(error_of("app: demo\nmolecule: missing.xyz\n"),
                   "molecule: file 'missing.xyz' does not exist (looked for "
                   "/nonexistent-base/missing.xyz)");
+}
+
+// A list of integers, a name, or a file: one value; a list holding names or files sweeps.
+TEST(Config, IntegersOrName) {
+  TempDir dir;
+  const std::string file = dir.write("order.txt", "3 1 2\n");
+  const auto order_of = [](const Input& input, std::size_t point) {
+    return input.runs[0].points()[point].value("order");
+  };
+  EXPECT_EQ(order_of(load("app: demo\nlevels: 1\norder: [3, 1, 2]\n"), 0),
+            Value(std::vector<std::int64_t>{3, 1, 2}));
+  EXPECT_EQ(order_of(load("app: demo\nlevels: 1\norder: 7\n"), 0),
+            Value(std::vector<std::int64_t>{7}));
+  EXPECT_EQ(order_of(load("app: demo\nlevels: 1\norder: backward\n"), 0), Value("backward"));
+  EXPECT_EQ(order_of(load("app: demo\nlevels: 1\norder: " + file + "\n"), 0), Value(file));
+  const Input swept = load("app: demo\nlevels: 1\norder: [forward, " + file + ", [2, 1]]\n");
+  ASSERT_EQ(swept.runs[0].points().size(), 3u);
+  EXPECT_EQ(order_of(swept, 0), Value("forward"));
+  EXPECT_EQ(order_of(swept, 1), Value(file));
+  EXPECT_EQ(order_of(swept, 2), Value(std::vector<std::int64_t>{2, 1}));
+  EXPECT_CONTAINS(error_of("app: demo\norder: sideways\n"),
+                  "order: expected one of: forward, backward, a list of integers or a file of "
+                  "them (or a list of them, to sweep), found 'sideways', which is no name and no "
+                  "file (looked for /nonexistent-base/sideways)");
+  EXPECT_CONTAINS(error_of("app: demo\norder: [1, 2.5]\n"), "order: expected");
 }
 
 TEST(ConfigFiles, RelativePathsResolveAgainstTheInputFolder) {
