@@ -1,5 +1,6 @@
 #include "apps.hpp"
 
+#include "bridge/bridge_app.hpp"
 #include "himeno/himeno_app.hpp"
 #include "histogram/histogram_app.hpp"
 #include "reduce/reduce_app.hpp"
@@ -8,7 +9,8 @@
 namespace kmini {
 
 std::vector<AppSpec> registered_apps() {
-  return {stream::app_spec(), histogram::app_spec(), reduce::app_spec(), himeno::app_spec()};
+  return {stream::app_spec(), histogram::app_spec(), reduce::app_spec(), himeno::app_spec(),
+          bridge::app_spec()};
 }
 
 }  // namespace kmini

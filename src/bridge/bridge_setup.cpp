@@ -1,0 +1,263 @@
+#include "bridge/bridge_setup.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+#include <variant>
+
+#include "bridge/sobol.hpp"
+#include "core/atomic_file.hpp"
+#include "core/comm.hpp"
+#include "core/error.hpp"
+#include "core/registry.hpp"
+
+namespace kmini::bridge {
+
+namespace {
+
+constexpr const char* kOrderNames[] = {"bisection", "sequential", "quantlib"};
+// `dump` writes text for every number; it is meant for checking small runs by other means.
+constexpr double kMaxDumpValues = 1.0e6;
+// Sobol point i + 1 builds path i; the points' 32-bit integers cover indices below 2^32.
+constexpr double kMaxSobolPaths = 4294967295.0;
+
+TimeGrid grid_of(const Params& params) {
+  TimeGrid grid;
+  if (params.has("times")) {
+    grid.t0 = params.real("t0");
+    grid.times = params.reals("times");
+  } else {
+    grid = uniform_grid(params.real("t0"), params.real("T"),
+                        static_cast<int>(params.integer("steps")));
+  }
+  const std::string problem = time_grid_problem(grid);
+  if (!problem.empty()) {
+    params.reject(params.has("times") ? "times" : "T", problem);
+  }
+  return grid;
+}
+
+Order order_of(const Params& params, const TimeGrid& grid) {
+  const Value& value = params.value("order");
+  std::vector<std::int64_t> order;  // as given, so that a message quotes what the user wrote
+  if (const auto* inline_order = std::get_if<std::vector<std::int64_t>>(&value)) {
+    order = *inline_order;
+  } else {
+    const std::string& word = params.string("order");
+    Order built;
+    if (word == "bisection") {
+      built = bisection_order(grid);
+    } else if (word == "sequential") {
+      built = sequential_order(grid.steps());
+    } else if (word == "quantlib") {
+      built = quantlib_order(grid.steps());
+    } else {
+      try {
+        built = read_order_file(word);
+      } catch (const InputError& e) {
+        params.reject("order", e.what());
+      }
+    }
+    order.assign(built.begin(), built.end());
+  }
+  const std::string problem = order_problem(order, grid.steps());
+  if (!problem.empty()) {
+    params.reject("order", "not a permutation of the time indices 1.." +
+                               std::to_string(grid.steps()) + ": " + problem);
+  }
+  return Order(order.begin(), order.end());  // a permutation of 1..N: every entry fits an int
+}
+
+std::vector<double> factor_of(const Params& params, int dim) {
+  const char* key = params.has("covariance") ? "covariance" : "covariance_factor";
+  std::vector<double> factor(static_cast<std::size_t>(dim) * dim, 0.0);
+  if (!params.has(key)) {
+    for (int c = 0; c < dim; ++c)
+      factor[static_cast<std::size_t>(c * dim + c)] = 1.0;
+    return factor;
+  }
+  const RealMatrix& matrix = params.matrix(key);
+  if (matrix.size() != static_cast<std::size_t>(dim) ||
+      matrix.front().size() != static_cast<std::size_t>(dim)) {
+    params.reject(key, std::string("expected a ") + std::to_string(dim) + "x" +
+                           std::to_string(dim) + " matrix for dimension " + std::to_string(dim) +
+                           ", found " + std::to_string(matrix.size()) + "x" +
+                           std::to_string(matrix.front().size()));
+  }
+  if (std::string(key) == "covariance") {
+    const std::string problem = cholesky_factor(matrix, factor);
+    if (!problem.empty()) params.reject(key, "the covariance matrix " + problem);
+  } else {
+    for (int c = 0; c < dim; ++c)
+      for (int j = 0; j < dim; ++j)
+        factor[static_cast<std::size_t>(c * dim + j)] =
+            matrix[static_cast<std::size_t>(c)][static_cast<std::size_t>(j)];
+  }
+  return factor;
+}
+
+BridgeModel model_of(const Params& params) {
+  BridgeModel model;
+  model.grid = grid_of(params);
+  model.order = order_of(params, model.grid);
+  model.dim = static_cast<int>(params.integer("dimension"));
+  const auto& x0 = params.reals("x0");
+  if (x0.size() == 1) {
+    model.x0.assign(static_cast<std::size_t>(model.dim), x0.front());
+  } else if (x0.size() == static_cast<std::size_t>(model.dim)) {
+    model.x0 = x0;
+  } else {
+    params.reject("x0", "expected one value or " + std::to_string(model.dim) +
+                            " (the dimension), found " + std::to_string(x0.size()));
+  }
+  model.factor = factor_of(params, model.dim);
+  return model;
+}
+
+ExecutionStrategy strategy_of(const Params& params, const BridgeModel& model) {
+  try {
+    return build_strategy(model.grid, model.order);
+  } catch (const std::length_error& e) {
+    params.reject("order", e.what());
+  }
+}
+
+std::string sobol_table_of(const Params& params) {
+  if (params.has("sobol_table")) return params.string("sobol_table");
+  return default_sobol_table();
+}
+
+}  // namespace
+
+std::string default_sobol_table() {
+  return std::string(KMINI_DATA_DIR) + "/sobol/new-joe-kuo-6.21201";
+}
+
+std::vector<ParamSpec> bridge_params() {
+  return {
+      ParamSpec::integer("paths", 1439744,
+                         "sample paths, over all ranks (default: seed 004's problem)")
+          .range(1, 1.0e12)
+          .sweepable(),
+      ParamSpec::integer("steps", 64, "N: times t_1..t_N on a uniform grid from t0 to T")
+          .range(1, kMaxSteps)
+          .sweepable(),
+      ParamSpec::real("T", 1.0, "the last time t_N of the uniform grid"),
+      ParamSpec::real("t0", 0.0, "the start time, where the value x0 is known"),
+      ParamSpec::real_list("times", {}, "t_1 < ... < t_N explicitly, instead of steps and T")
+          .optional()
+          .items(1, kMaxSteps),
+      ParamSpec::real_list("x0", {0.0}, "the start value: one number, or d"),
+      ParamSpec::integer("dimension", 1, "d: components of each point").range(1, 8),
+      ParamSpec::real_matrix("covariance",
+                             "Sigma, d x d, symmetric positive definite; its Cholesky factor "
+                             "correlates the components (default: the identity)")
+          .items(1, 8),
+      ParamSpec::real_matrix("covariance_factor",
+                             "C with C C^T = Sigma, d x d, instead of covariance")
+          .items(1, 8),
+      ParamSpec::integers_or_name(
+          "order", "bisection", {kOrderNames[0], kOrderNames[1], kOrderNames[2]},
+          "construction order: bisection (t_N, then gaps' midpoints in time, "
+          "level by level), sequential, quantlib (QuantLib's index "
+          "bisection), a list of the time indices 1..N, or a file of them; a list of these "
+          "sweeps")
+          .sweepable(),
+      ParamSpec::choice("output", "paths", {"paths", "increments"},
+                        "paths: X(t_i); increments: (X(t_i) - X(t_{i-1})) / (t_i - t_{i-1})")
+          .sweepable(),
+      ParamSpec::choice("precision", "float", {"float", "double"}, "working precision").sweepable(),
+      ParamSpec::choice("normals", "pseudo", {"pseudo", "sobol"},
+                        "pseudo: Philox4x32-10 counters (path, coordinate); sobol: Joe-Kuo Sobol "
+                        "points, dimension k d + c for component c of the k-th point of the "
+                        "order; both through the inverse normal CDF")
+          .sweepable(),
+      ParamSpec::integer("seed", 2012, "the pseudo-random key").range(0, 9.0e18),
+      ParamSpec::path("sobol_table",
+                      "direction numbers in Joe and Kuo's format (default: the shipped "
+                      "inputs/sobol/new-joe-kuo-6.21201)"),
+      ParamSpec::choice("layout", "time_major", {"time_major", "path_major"},
+                        "normals and output: time_major puts one step's values of consecutive "
+                        "paths together (coalesced); path_major keeps each path together")
+          .sweepable(),
+      ParamSpec::integer("team_size", 128, "threads per team of the shared_stack variant")
+          .range(1, 1024),
+      ParamSpec::choice("validate", "sample", {"sample", "full"},
+                        "compare with the reference bridge: sample (4096 paths spread over each "
+                        "rank's share) or full (every path)"),
+      ParamSpec::string("dump", "",
+                        "a file to write, for each path, a line of its normals in construction "
+                        "order and a line of its output at t_1..t_N (small runs, one variant)")
+          .optional(),
+  };
+}
+
+void check_bridge(const Params& params) {
+  if (params.given("times") && (params.given("steps") || params.given("T"))) {
+    params.reject("times", "give either times or steps and T, not both");
+  }
+  if (params.has("covariance") && params.has("covariance_factor")) {
+    params.reject("covariance_factor", "give either covariance or covariance_factor, not both");
+  }
+  const BridgeModel model = model_of(params);
+  strategy_of(params, model);
+  if (params.string("normals") == "sobol") {
+    const std::string table = sobol_table_of(params);
+    const char* key = params.has("sobol_table") ? "sobol_table" : "normals";
+    if (!std::filesystem::is_regular_file(table)) {
+      params.reject(
+          key, "the Sobol direction numbers " + table + " are missing; give sobol_table: FILE");
+    }
+    const double needed = static_cast<double>(model.grid.steps()) * model.dim;
+    const int available = sobol_table_dimensions(table);
+    if (needed > available) {
+      params.reject(key, "needs " + std::to_string(static_cast<long long>(needed)) +
+                             " Sobol dimensions (steps x dimension), beyond the " +
+                             std::to_string(available) + " of " + table);
+    }
+    if (static_cast<double>(params.integer("paths")) > kMaxSobolPaths) {
+      params.reject("paths", "Sobol points of 32-bit direction numbers serve at most " +
+                                 std::to_string(static_cast<long long>(kMaxSobolPaths)) + " paths");
+    }
+  }
+  if (params.has("dump")) {
+    const auto& variants = params.strings(kVariantKey);
+    if (variants.size() != 1 || variants.front() == kAllVariants) {
+      params.reject("dump", "the dump holds one variant's output; select one variant");
+    }
+    const double values =
+        static_cast<double>(params.integer("paths")) * model.grid.steps() * model.dim;
+    if (values > kMaxDumpValues) {
+      params.reject("dump",
+                    "is for small runs: at most 1e6 values (paths x steps x "
+                    "dimension), this run has " +
+                        std::to_string(static_cast<long long>(values)));
+    }
+    try {
+      check_writable_path(params.string("dump"), "dump");
+    } catch (const InputError& e) {
+      params.reject("dump", e.what());
+    }
+  }
+}
+
+BridgeSetup setup_of(const Params& params, const Comm& comm) {
+  BridgeSetup s;
+  s.model = model_of(params);
+  s.strategy = strategy_of(params, s.model);
+  s.global_paths = params.integer("paths");
+  const std::int64_t ranks = comm.size(), rank = comm.rank();
+  const std::int64_t share = s.global_paths / ranks, extra = s.global_paths % ranks;
+  s.local_paths = share + (rank < extra ? 1 : 0);
+  s.first_path = rank * share + std::min(rank, extra);
+  s.increments = params.string("output") == "increments";
+  s.time_major = params.string("layout") == "time_major";
+  s.sobol = params.string("normals") == "sobol";
+  s.seed = static_cast<std::uint64_t>(params.integer("seed"));
+  if (s.sobol) s.sobol_table = sobol_table_of(params);
+  s.validate_full = params.string("validate") == "full";
+  if (params.has("dump")) s.dump = params.string("dump");
+  s.team_size = static_cast<int>(params.integer("team_size"));
+  return s;
+}
+
+}  // namespace kmini::bridge

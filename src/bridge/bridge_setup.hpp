@@ -1,0 +1,47 @@
+// The bridge app's parameters, and the problem they describe, checked: every bad input is
+// rejected here, before anything runs, naming the key that holds it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bridge/bridge_model.hpp"
+#include "bridge/execution_strategy.hpp"
+#include "core/param.hpp"
+#include "core/params.hpp"
+
+namespace kmini {
+class Comm;
+}
+
+namespace kmini::bridge {
+
+struct BridgeSetup {
+  BridgeModel model;
+  ExecutionStrategy strategy;
+  std::int64_t global_paths = 0;
+  std::int64_t first_path = 0;  // this rank's share: paths first_path .. + local_paths - 1
+  std::int64_t local_paths = 0;
+  bool increments = false;
+  bool time_major = true;
+  bool sobol = false;
+  std::uint64_t seed = 0;
+  std::string sobol_table;  // the direction numbers' file, when sobol
+  bool validate_full = false;
+  std::string dump;  // empty: none
+  int team_size = 128;
+};
+
+std::vector<ParamSpec> bridge_params();
+
+// Cross-parameter checks; throws InputError through Params::reject.
+void check_bridge(const Params& params);
+
+// The whole problem and this rank's share of the paths.
+BridgeSetup setup_of(const Params& params, const Comm& comm);
+
+// The shipped Joe-Kuo table, used when `sobol_table` is not given.
+std::string default_sobol_table();
+
+}  // namespace kmini::bridge
