@@ -11,24 +11,14 @@
 
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
+#include "support/mpirun.hpp"
 
 namespace kmini {
 namespace {
 
-using testing::kmini_binary;
+using testing::mpirun;
 using testing::ProcessResult;
-using testing::run_process;
 using testing::TempDir;
-
-// kmini under mpirun, one thread per rank (the ranks share this machine's cores).
-ProcessResult mpirun(int ranks, std::vector<std::string> kmini_args) {
-  std::vector<std::string> args{KMINI_MPIEXEC, "-n", std::to_string(ranks), "--oversubscribe",
-                                kmini_binary()};
-  args.insert(args.end(), kmini_args.begin(), kmini_args.end());
-  args.push_back("--kokkos-threads=1");
-  testing::prepare_environment();
-  return run_process(args);
-}
 
 // Random values make every stencil term count, so a wrong halo edge or corner shows.
 constexpr const char* kInput =
@@ -50,7 +40,7 @@ std::map<std::string, Sums> run_on(int ranks, const std::string& extra = "") {
   const std::string input = dir.write("in.yaml", kInput + extra);
   const std::string report = dir.file("report.yaml");
   const ProcessResult r =
-      mpirun(ranks, {"run", input, "--report", report, "--ceiling-elements", "0"});
+      mpirun(ranks, {"run", input, "--report", report, "--ceiling-elements", "0"}, 1);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   std::map<std::string, Sums> sums;
   if (r.exit_code != 0) return sums;
@@ -118,7 +108,7 @@ TEST(HimenoRanks, RanksOfAnotherJobExitTwo) {
   const std::string input =
       dir.write("in.yaml", "app: himeno\nsize: XS\niterations: 1\nranks: [1, 1, 3]\n");
   const ProcessResult r =
-      mpirun(2, {"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "0"});
+      mpirun(2, {"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "0"}, 1);
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   // Rank 0 alone reports it (mpirun adds its own notice about the exit status).
   std::vector<std::string> kmini_lines;

@@ -3,23 +3,15 @@
 #include <yaml-cpp/yaml.h>
 
 #include "support/kmini_binary.hpp"
+#include "support/mpirun.hpp"
 
 namespace kmini {
 namespace {
 
-using testing::kmini_binary;
+using testing::mpirun;
 using testing::ProcessResult;
-using testing::run_process;
 using testing::TempDir;
 using testing::test_input;
-
-ProcessResult mpirun(int ranks, std::vector<std::string> kmini_args) {
-  std::vector<std::string> args{KMINI_MPIEXEC, "-n", std::to_string(ranks), "--oversubscribe",
-                                kmini_binary()};
-  args.insert(args.end(), kmini_args.begin(), kmini_args.end());
-  testing::prepare_environment();
-  return run_process(args);
-}
 
 TEST(TwoRanks, WorkIsSummedAndRankZeroReports) {
   TempDir dir;

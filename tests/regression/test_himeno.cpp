@@ -13,12 +13,16 @@
 
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
+#include "support/report_reading.hpp"
 
 namespace kmini {
 namespace {
 
+using testing::describe;
 using testing::kmini;
+using testing::metric;
 using testing::ProcessResult;
+using testing::run_report;
 using testing::TempDir;
 
 const std::vector<std::string> kVariants{"kokkos_reduce",    "plain_atomic", "warp_aggregated",
@@ -31,26 +35,7 @@ const std::set<std::string> kAtomicVariants{"plain_atomic", "warp_aggregated", "
 // Runs `yaml` (a himeno run) and returns the report; kmini must exit 0.
 YAML::Node run_himeno(const std::string& yaml, std::vector<std::string> extra = {}) {
   TempDir dir;
-  const std::string input = dir.write("in.yaml", yaml);
-  const std::string report = dir.file("report.yaml");
-  std::vector<std::string> args{"run", input, "--report", report, "--ceiling-elements", "0"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const ProcessResult r = kmini(args);
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  if (r.exit_code != 0) return YAML::Node();
-  return YAML::LoadFile(report);
-}
-
-double metric(const YAML::Node& result, const std::string& name) {
-  const YAML::Node m = result["metrics"][name];
-  EXPECT_TRUE(m.IsMap()) << "no metric " << name;
-  return m.IsMap() ? m["value"].as<double>() : NAN;
-}
-
-std::string describe(const YAML::Node& result) {
-  YAML::Emitter point;
-  point << YAML::Flow << result["point"];
-  return result["variant"].as<std::string>() + " at " + point.c_str();
+  return run_report(dir, yaml, extra);
 }
 
 // One result that ran: it passed; p summed to the reference's sum exactly (p equal bit for bit);
