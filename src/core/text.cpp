@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 namespace kmini {
 
@@ -79,6 +80,15 @@ std::string closest_match(const std::string& word, const std::vector<std::string
     }
   }
   return best;
+}
+
+std::vector<std::string> split_words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  std::string word;
+  while (in >> word)
+    words.push_back(word);
+  return words;
 }
 
 std::string quoted(const std::string& word) {

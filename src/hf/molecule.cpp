@@ -1,0 +1,152 @@
+#include "hf/molecule.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "hf/elements.hpp"
+
+namespace kmini::hf {
+namespace {
+
+// Closer than this, two nuclei are almost certainly an input mistake rather than chemistry.
+constexpr double kMinimumDistanceAngstrom = 0.1;
+
+bool parse_number(const std::string& word, double& value) {
+  const char* begin = word.c_str();
+  char* end = nullptr;
+  errno = 0;
+  value = std::strtod(begin, &end);
+  return end != begin && *end == '\0' && errno == 0 && std::isfinite(value);
+}
+
+std::string trimmed(std::string line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const auto first = line.find_first_not_of(" \t");
+  if (first == std::string::npos) return "";
+  const auto last = line.find_last_not_of(" \t");
+  return line.substr(first, last - first + 1);
+}
+
+double distance(const Atom& a, const Atom& b) {
+  const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+  return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+std::string atom_name(const Molecule& molecule, std::size_t index) {
+  return std::to_string(index + 1) + " (" + element_symbol(molecule.atoms[index].atomic_number) +
+         ")";
+}
+
+[[noreturn]] void fail_at(const std::string& path, int line, const std::string& message) {
+  throw InputError(path + ":" + std::to_string(line) + ": " + message);
+}
+
+}  // namespace
+
+int Molecule::electrons() const {
+  int total = 0;
+  for (const Atom& atom : atoms)
+    total += atom.atomic_number;
+  return total - charge;
+}
+
+double Molecule::nuclear_repulsion() const {
+  double energy = 0.0;
+  for (std::size_t a = 0; a < atoms.size(); ++a) {
+    for (std::size_t b = 0; b < a; ++b) {
+      energy += atoms[a].atomic_number * atoms[b].atomic_number / distance(atoms[a], atoms[b]);
+    }
+  }
+  return energy;
+}
+
+Molecule read_xyz(const std::string& path, Units units) {
+  std::ifstream in(path);
+  if (!in) {
+    throw InputError(path + ": cannot read the molecule file (expected a readable xyz file)");
+  }
+  auto fail = [&path](int line, const std::string& message) { fail_at(path, line, message); };
+
+  std::string line;
+  int line_number = 1;
+  if (!std::getline(in, line)) fail(1, "expected the number of atoms, found an empty file");
+  const std::string count_text = trimmed(line);
+  long count = 0;
+  {
+    const char* begin = count_text.c_str();
+    char* end = nullptr;
+    errno = 0;
+    count = std::strtol(begin, &end, 10);
+    if (count_text.empty() || end == begin || *end != '\0' || errno != 0 || count < 1) {
+      fail(1, "expected the number of atoms (a positive integer), found " + quoted(count_text));
+    }
+  }
+  // The comment line is free text; it only has to be there.
+  if (!std::getline(in, line)) {
+    fail(2, "expected a comment line and " + std::to_string(count) +
+                " atom lines, found the end of the file");
+  }
+  line_number = 2;
+
+  const double scale = units == Units::angstrom ? kBohrPerAngstrom : 1.0;
+  Molecule molecule;
+  for (long i = 0; i < count; ++i) {
+    ++line_number;
+    if (!std::getline(in, line)) {
+      fail(line_number, "expected " + std::to_string(count) + " atom lines, found " +
+                            std::to_string(i) + " before the end of the file");
+    }
+    const std::string text = trimmed(line);
+    const std::vector<std::string> words = split_words(text);
+    if (words.size() < 4) {
+      fail(line_number, "expected an atom line 'Symbol x y z', found " + quoted(text));
+    }
+    Atom atom;
+    atom.atomic_number = atomic_number(words[0]);
+    if (atom.atomic_number == 0) {
+      fail(line_number, "expected an element symbol H..Kr, found " + quoted(words[0]));
+    }
+    double position[3] = {0.0, 0.0, 0.0};
+    for (int c = 0; c < 3; ++c) {
+      if (!parse_number(words[c + 1], position[c])) {
+        fail(line_number, "expected a coordinate (a number), found " + quoted(words[c + 1]));
+      }
+    }
+    atom.x = position[0] * scale;
+    atom.y = position[1] * scale;
+    atom.z = position[2] * scale;
+    molecule.atoms.push_back(atom);
+  }
+  return molecule;
+}
+
+std::string molecule_problem(const Molecule& molecule) {
+  const double minimum_bohr = kMinimumDistanceAngstrom * kBohrPerAngstrom;
+  for (std::size_t a = 0; a < molecule.atoms.size(); ++a) {
+    for (std::size_t b = 0; b < a; ++b) {
+      const double r = distance(molecule.atoms[a], molecule.atoms[b]);
+      if (r < minimum_bohr) {
+        return "atoms " + atom_name(molecule, b) + " and " + atom_name(molecule, a) + " are " +
+               format_significant(r / kBohrPerAngstrom, 3) + " Angstrom apart, closer than " +
+               format_significant(kMinimumDistanceAngstrom, 3) + " Angstrom";
+      }
+    }
+  }
+  const int electrons = molecule.electrons();
+  if (electrons < 1) {
+    return "the molecule has " + std::to_string(electrons) + " electrons (charge " +
+           std::to_string(molecule.charge) + "); it needs at least one";
+  }
+  if (electrons % 2 != 0) {
+    return "restricted Hartree-Fock needs an even number of electrons; the molecule has " +
+           std::to_string(electrons) + " (charge " + std::to_string(molecule.charge) + ")";
+  }
+  return "";
+}
+
+}  // namespace kmini::hf
