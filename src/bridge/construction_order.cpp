@@ -5,7 +5,6 @@
 #include <fstream>
 #include <iterator>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include "core/error.hpp"
@@ -97,9 +96,7 @@ Order read_order_file(const std::string& path) {
     for (char& c : line) {
       if (c == ',') c = ' ';
     }
-    std::istringstream words(line);
-    std::string word;
-    while (words >> word) {
+    for (const std::string& word : split_words(line)) {
       std::size_t used = 0;
       long long value = 0;
       try {

@@ -1,9 +1,11 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace kmini {
@@ -80,6 +82,14 @@ std::string closest_match(const std::string& word, const std::vector<std::string
     }
   }
   return best;
+}
+
+bool parse_finite_number(const std::string& word, double& value) {
+  const char* begin = word.c_str();
+  char* end = nullptr;
+  errno = 0;
+  value = std::strtod(begin, &end);
+  return end != begin && *end == '\0' && errno == 0 && std::isfinite(value);
 }
 
 std::vector<std::string> split_words(const std::string& line) {

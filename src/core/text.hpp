@@ -22,6 +22,9 @@ std::string join_words(const std::vector<std::string>& words, const char* separa
 // empty otherwise. Drives the "did you mean" of config errors.
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
+// The whole of `word` as a finite number (strtod's syntax), or false.
+bool parse_finite_number(const std::string& word, double& value);
+
 // The words of `line`, split at white space.
 std::vector<std::string> split_words(const std::string& line);
 

@@ -2,11 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "core/error.hpp"
@@ -35,11 +32,7 @@ bool parse_number(const std::string& word, double& value) {
   for (char& c : text) {
     if (c == 'D' || c == 'd') c = 'E';
   }
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  errno = 0;
-  value = std::strtod(begin, &end);
-  return end != begin && *end == '\0' && errno == 0 && std::isfinite(value);
+  return parse_finite_number(text, value);
 }
 
 bool parse_count(const std::string& word, int& value) {

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -15,14 +14,6 @@ namespace {
 
 // Closer than this, two nuclei are almost certainly an input mistake rather than chemistry.
 constexpr double kMinimumDistanceAngstrom = 0.1;
-
-bool parse_number(const std::string& word, double& value) {
-  const char* begin = word.c_str();
-  char* end = nullptr;
-  errno = 0;
-  value = std::strtod(begin, &end);
-  return end != begin && *end == '\0' && errno == 0 && std::isfinite(value);
-}
 
 std::string trimmed(std::string line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -113,7 +104,7 @@ Molecule read_xyz(const std::string& path, Units units) {
     }
     double position[3] = {0.0, 0.0, 0.0};
     for (int c = 0; c < 3; ++c) {
-      if (!parse_number(words[c + 1], position[c])) {
+      if (!parse_finite_number(words[c + 1], position[c])) {
         fail(line_number, "expected a coordinate (a number), found " + quoted(words[c + 1]));
       }
     }
