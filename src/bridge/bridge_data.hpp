@@ -13,6 +13,7 @@
 #include "bridge/generators.hpp"
 #include "bridge/normals.hpp"
 #include "bridge/path_layout.hpp"
+#include "core/view_of.hpp"
 
 namespace kmini::bridge {
 
@@ -53,17 +54,6 @@ struct BridgeData {
     return NormalSource<Memory>{setup.sobol, setup.seed, directions};
   }
 };
-
-// Copies a host vector into a new view of `Memory`.
-template <class View, class Values>
-View view_of(const char* label, const Values& values) {
-  View view(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), values.size());
-  auto host = Kokkos::create_mirror_view(view);
-  for (std::size_t i = 0; i < values.size(); ++i)
-    host(i) = values[i];
-  Kokkos::deep_copy(view, host);
-  return view;
-}
 
 template <class T, class Memory>
 TablesView<T, Memory> tables_view(const StepTables& tables) {

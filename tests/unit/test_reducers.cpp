@@ -151,9 +151,3 @@ TYPED_TEST(Reducers, BlockAggregation) {
 
 }  // namespace
 }  // namespace kmini
-
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  return RUN_ALL_TESTS();
-}

@@ -1,0 +1,122 @@
+#include "hf/integrals_host.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+#include "hf/boys.hpp"
+#include "hf/eri.hpp"
+#include "hf/molecular_basis.hpp"
+#include "hf/one_electron.hpp"
+#include "hf/shell_pairs.hpp"
+
+namespace kmini::hf {
+
+namespace {
+
+// Kept in a plain vector and viewed unmanaged: a static managed view would outlive
+// Kokkos::finalize.
+BoysTable<Kokkos::HostSpace> host_boys() {
+  static const std::vector<double> values = [] {
+    const auto grid = boys_grid();
+    return std::vector<double>(grid.data(), grid.data() + grid.size());
+  }();
+  return BoysTable<Kokkos::HostSpace>{
+      Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace>(
+          values.data(), kBoysTableRows, kBoysTableOrders)};
+}
+
+PlacedShell placed(const GaussianShell& shell, int first_function) {
+  if (shell.l < 0 || shell.l > kMaxShellL) throw std::invalid_argument("only s and p shells");
+  PlacedShell out;
+  out.l = shell.l;
+  out.center = shell.center;
+  out.first_function = first_function;
+  out.exponents = shell.exponents;
+  out.coefficients = normalised_coefficients(shell.l, shell.exponents, shell.coefficients);
+  return out;
+}
+
+enum class Block { overlap, kinetic, nuclear };
+
+std::vector<double> one_electron(Block which, const GaussianShell& a, const GaussianShell& b,
+                                 const std::vector<PointCharge>& charges) {
+  const int n = functions_of_l(a.l) * functions_of_l(b.l);
+  std::vector<double> s(n), t(n), v(n);
+  one_electron_blocks(placed(a, 0), placed(b, 0), charges, host_boys(), s.data(), t.data(),
+                      v.data());
+  return which == Block::overlap ? s : which == Block::kinetic ? t : v;
+}
+
+}  // namespace
+
+double boys_function(int m, double t) {
+  if (m < 0 || m > kBoysMaxOrder) throw std::invalid_argument("boys_function: order out of range");
+  double f[kBoysMaxOrder + 1];
+  host_boys().evaluate<kBoysMaxOrder>(t, f);
+  return f[m];
+}
+
+std::vector<double> overlap_block(const GaussianShell& a, const GaussianShell& b) {
+  return one_electron(Block::overlap, a, b, {});
+}
+
+std::vector<double> kinetic_block(const GaussianShell& a, const GaussianShell& b) {
+  return one_electron(Block::kinetic, a, b, {});
+}
+
+std::vector<double> nuclear_block(const GaussianShell& a, const GaussianShell& b,
+                                  const std::vector<PointCharge>& charges) {
+  return one_electron(Block::nuclear, a, b, charges);
+}
+
+std::vector<double> eri_block(const GaussianShell& a, const GaussianShell& b,
+                              const GaussianShell& c, const GaussianShell& d) {
+  // Put the quartet in canonical order (l_a >= l_b, l_c >= l_d, bra kind >= ket kind),
+  // remembering where each shell went, and permute the block back at the end.
+  int order[4] = {0, 1, 2, 3};
+  const GaussianShell* shells[4] = {&a, &b, &c, &d};
+  if (a.l < b.l) std::swap(order[0], order[1]);
+  if (c.l < d.l) std::swap(order[2], order[3]);
+  const int bra_kind = pair_kind(shells[order[0]]->l, shells[order[1]]->l);
+  const int ket_kind = pair_kind(shells[order[2]]->l, shells[order[3]]->l);
+  if (bra_kind < ket_kind) {
+    std::swap(order[0], order[2]);
+    std::swap(order[1], order[3]);
+  }
+  MolecularBasis basis;
+  for (int position = 0; position < 4; ++position) {
+    basis.shells.push_back(placed(*shells[order[position]], basis.functions));
+    basis.functions += functions_of_l(shells[order[position]]->l);
+  }
+  const auto pairs = make_shell_pairs(basis, {{0, 1}, {2, 3}});
+  std::vector<double> canonical(81);
+  with_quartet_class(std::max(bra_kind, ket_kind), std::min(bra_kind, ket_kind), [&](auto cls) {
+    eri_quartet<decltype(cls)>(pairs, host_boys(), 0, 1, canonical.data());
+  });
+
+  int n[4], stride[4];
+  for (int position = 0; position < 4; ++position)
+    n[position] = functions_of_l(shells[order[position]]->l);
+  stride[3] = 1;
+  for (int position = 2; position >= 0; --position)
+    stride[position] = stride[position + 1] * n[position + 1];
+  const int na = functions_of_l(a.l), nb = functions_of_l(b.l);
+  const int nc = functions_of_l(c.l), nd = functions_of_l(d.l);
+  std::vector<double> out(static_cast<std::size_t>(na * nb * nc * nd));
+  for (int i = 0; i < na; ++i) {
+    for (int j = 0; j < nb; ++j) {
+      for (int k = 0; k < nc; ++k) {
+        for (int l = 0; l < nd; ++l) {
+          const int index[4] = {i, j, k, l};  // by original shell
+          int at = 0;
+          for (int position = 0; position < 4; ++position)
+            at += index[order[position]] * stride[position];
+          out[static_cast<std::size_t>(((i * nb + j) * nc + k) * nd + l)] = canonical[at];
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace kmini::hf

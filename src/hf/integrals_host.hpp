@@ -1,0 +1,39 @@
+// Host entry points to the hf integral code, one shell block at a time, for the tests and for
+// anyone who wants a single integral: they run the same functions the kernels run.
+//
+// Conventions: contracted Cartesian Gaussians, each function normalised to 1; a p shell's
+// functions in the order x, y, z; blocks in row-major order of their shells' functions,
+// (ab|cd) at ((i * nb + j) * nc + k) * nd + l. Chemists' notation for the ERIs. Atomic units.
+#pragma once
+
+#include <array>
+#include <vector>
+
+namespace kmini::hf {
+
+// One contracted shell at a centre, with the file's (unnormalised) contraction coefficients.
+struct GaussianShell {
+  int l = 0;  // 0 (s) or 1 (p)
+  std::array<double, 3> center{};
+  std::vector<double> exponents;
+  std::vector<double> coefficients;
+};
+
+struct PointCharge {
+  double charge = 0.0;
+  std::array<double, 3> center{};
+};
+
+// The Boys function F_m(T) as the kernels evaluate it (tabulated Taylor steps and recursions).
+double boys_function(int m, double t);
+
+std::vector<double> overlap_block(const GaussianShell& a, const GaussianShell& b);
+std::vector<double> kinetic_block(const GaussianShell& a, const GaussianShell& b);
+// <a| -sum_C charge_C / |r - C| |b>: nuclei attract electrons, so it is negative for s shells.
+std::vector<double> nuclear_block(const GaussianShell& a, const GaussianShell& b,
+                                  const std::vector<PointCharge>& charges);
+// (ab|cd), for s and p shells in any order.
+std::vector<double> eri_block(const GaussianShell& a, const GaussianShell& b,
+                              const GaussianShell& c, const GaussianShell& d);
+
+}  // namespace kmini::hf

@@ -1,0 +1,70 @@
+// Shell pairs (a, b) and their primitive products, the unit the ERI kernels work on.
+//
+// A pair is stored in canonical order, l_a >= l_b, so that its kind (ss, ps or pp) names its
+// angular momenta. By the Gaussian product theorem each pair of primitives with exponents
+// alpha, beta is one Gaussian of exponent zeta = alpha + beta at P = (alpha A + beta B) / zeta,
+// weighted by c_a c_b exp(-alpha beta / zeta |A - B|^2); those are precomputed once.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "hf/molecular_basis.hpp"
+
+namespace kmini::hf {
+
+enum PairKind : int { kSS = 0, kPS = 1, kPP = 2 };
+constexpr int kPairKinds = 3;
+
+KOKKOS_INLINE_FUNCTION constexpr int pair_kind(int la, int lb) {
+  return la + lb;
+}
+KOKKOS_INLINE_FUNCTION constexpr int bra_l_of_kind(int kind) {
+  return kind >= kPS ? 1 : 0;
+}
+KOKKOS_INLINE_FUNCTION constexpr int ket_l_of_kind(int kind) {
+  return kind == kPP ? 1 : 0;
+}
+const char* pair_kind_name(int kind);
+
+template <class Memory>
+struct ShellPairs {
+  Kokkos::View<int* [2], Memory> shells;           // (a, b)
+  Kokkos::View<int* [2], Memory> first_functions;  // of a and of b
+  Kokkos::View<double* [3], Memory> ab;            // A - B
+  Kokkos::View<int*, Memory> primitives_begin;     // pair i's products: [begin(i), begin(i+1))
+  Kokkos::View<double*, Memory> zeta;
+  Kokkos::View<double*, Memory> weight;
+  Kokkos::View<double* [3], Memory> center;  // P
+  Kokkos::View<double* [3], Memory> from_a;  // P - A
+
+  std::size_t size() const { return shells.extent(0); }
+};
+
+// Every canonical pair of `basis`: l_a > l_b, or l_a == l_b and a >= b.
+std::vector<std::array<int, 2>> canonical_pairs(const MolecularBasis& basis);
+
+// The pairs' data on the host, in the order given. Each pair must be canonical.
+ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
+                                               const std::vector<std::array<int, 2>>& pairs);
+
+template <class Memory>
+ShellPairs<Memory> copy_shell_pairs(const ShellPairs<Kokkos::HostSpace>& host) {
+  ShellPairs<Memory> out;
+  const auto copy = [](auto& to, const auto& from) {
+    to = Kokkos::create_mirror_view_and_copy(Memory(), from);
+  };
+  copy(out.shells, host.shells);
+  copy(out.first_functions, host.first_functions);
+  copy(out.ab, host.ab);
+  copy(out.primitives_begin, host.primitives_begin);
+  copy(out.zeta, host.zeta);
+  copy(out.weight, host.weight);
+  copy(out.center, host.center);
+  copy(out.from_a, host.from_a);
+  return out;
+}
+
+}  // namespace kmini::hf
