@@ -62,6 +62,9 @@ struct Metric {
   std::string name;
   double value = 0.0;
   std::string unit;
+  // A history behind the value (an SCF's energy per iteration), written to the report as
+  // `values`; the terminal shows `value` only.
+  std::vector<double> series = {};
 };
 
 // What the core hands an app's setup.

@@ -1,5 +1,6 @@
 #include "core/comm.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "core/error.hpp"
@@ -55,6 +56,17 @@ double Comm::min(double value) const {
 }
 double Comm::sum(double value) const {
   return allreduce(value, MPI_SUM);
+}
+
+void Comm::sum_in_place(double* values, std::size_t count) const {
+  if (size_ == 1) return;
+  // MPI counts are ints: large arrays go in pieces.
+  constexpr std::size_t kPiece = std::size_t{1} << 30;
+  for (std::size_t begin = 0; begin < count; begin += kPiece) {
+    const int n = static_cast<int>(std::min(kPiece, count - begin));
+    check(MPI_Allreduce(MPI_IN_PLACE, values + begin, n, MPI_DOUBLE, MPI_SUM, handle_),
+          "allreduce");
+  }
 }
 
 bool Comm::all(bool value) const {

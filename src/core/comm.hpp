@@ -1,6 +1,7 @@
 // The MPI communicator the runs share, with the few collectives the core needs.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ class Comm {
   double max(double value) const;
   double min(double value) const;
   double sum(double value) const;
+  // Every rank's `values` summed element by element, in place on every rank.
+  void sum_in_place(double* values, std::size_t count) const;
   bool all(bool value) const;
   // Every rank's string, in rank order, on every rank.
   std::vector<std::string> all_gather(const std::string& value) const;

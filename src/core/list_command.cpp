@@ -34,6 +34,8 @@ std::string type_name(const ParamSpec& p) {
       return "matrix";
     case ParamType::integers_or_name:
       return "name, integer list or file";
+    case ParamType::name_or_path:
+      return "name or file";
   }
   return "?";
 }

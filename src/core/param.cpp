@@ -78,6 +78,8 @@ std::string describe_type(ParamType type) {
       return "a matrix (a list of lists of numbers)";
     case ParamType::integers_or_name:
       return "a list of integers or a file of them";
+    case ParamType::name_or_path:
+      return "a file path";
   }
   return "a value";
 }
@@ -146,6 +148,14 @@ ParamSpec ParamSpec::real_matrix(std::string name, std::string doc) {
   return make_spec(std::move(name), ParamType::real_matrix, std::monostate{}, std::move(doc));
 }
 
+ParamSpec ParamSpec::name_or_path(std::string name, std::string default_name,
+                                  std::vector<std::string> names, std::string doc) {
+  ParamSpec spec =
+      make_spec(std::move(name), ParamType::name_or_path, std::move(default_name), std::move(doc));
+  spec.choices = std::move(names);
+  return spec;
+}
+
 ParamSpec ParamSpec::integers_or_name(std::string name, std::string default_name,
                                       std::vector<std::string> names, std::string doc) {
   ParamSpec spec = make_spec(std::move(name), ParamType::integers_or_name, std::move(default_name),
@@ -197,6 +207,7 @@ std::string ParamSpec::constraint() const {
   std::ostringstream out;
   if (!choices.empty()) out << join_words(choices, " | ");
   if (type == ParamType::integers_or_name) out << " | [integers] | file";
+  if (type == ParamType::name_or_path) out << " | file";
   if (min && max) {
     out << "[" << format_bound(*min, type) << ", " << format_bound(*max, type) << "]";
   } else if (min) {
@@ -219,8 +230,8 @@ std::string ParamSpec::constraint() const {
 
 std::string ParamSpec::expectation() const {
   std::string what = describe_type(type);
-  if (type == ParamType::integers_or_name) {
-    what = "one of: " + join_words(choices, ", ") + ", " + what;
+  if (type == ParamType::integers_or_name || type == ParamType::name_or_path) {
+    what = "one of: " + join_words(choices, ", ") + ", or " + what;
   } else if (!choices.empty()) {
     what = (type == ParamType::string_list ? "one or more of: " : "one of: ") +
            join_words(choices, ", ");

@@ -27,6 +27,8 @@ enum class ParamType {
   // A list of integers given inline, one of `choices`, or a file of integers: the value is the
   // list (inline), the word, or the file's absolute path; the app reads the file.
   integers_or_name,
+  // One of `choices` (things kmini ships, such as a basis set) or a file, resolved like a path.
+  name_or_path,
 };
 
 using RealMatrix = std::vector<std::vector<double>>;
@@ -75,6 +77,8 @@ struct ParamSpec {
   static ParamSpec string_list(std::string name, std::vector<std::string> default_value,
                                std::vector<std::string> choices, std::string doc);
   static ParamSpec real_matrix(std::string name, std::string doc);  // optional: no default
+  static ParamSpec name_or_path(std::string name, std::string default_name,
+                                std::vector<std::string> names, std::string doc);
   static ParamSpec integers_or_name(std::string name, std::string default_name,
                                     std::vector<std::string> names, std::string doc);
 

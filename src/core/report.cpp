@@ -182,6 +182,12 @@ Tree run_section(const RunResult& run) {
     for (const auto& m : r.metrics) {
       metrics[m.name]["value"] = m.value;
       metrics[m.name]["unit"] = m.unit;
+      if (!m.series.empty()) {
+        Tree values = Tree::list();
+        for (const double v : m.series)
+          values.push_back(v);
+        metrics[m.name]["values"] = values;
+      }
     }
     t["metrics"] = metrics;
     t["validation"] = validation_tree(r.validation);

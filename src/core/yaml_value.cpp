@@ -136,7 +136,7 @@ class ScalarParser {
     if (!fs::is_regular_file(file, ec)) {
       std::string message =
           "file " + quoted(node.Scalar()) + " does not exist (looked for " + file.string() + ")";
-      if (spec_.type == ParamType::integers_or_name) {
+      if (spec_.type == ParamType::integers_or_name || spec_.type == ParamType::name_or_path) {
         message = "expected " + spec_.expectation() + ", found " + quoted(node.Scalar()) +
                   ", which is no name and no file (looked for " + file.string() + ")";
       }
@@ -200,6 +200,15 @@ class ScalarParser {
     return path(node);
   }
 
+  // A name from the choices, else a file that must exist.
+  Value name_or_path(const YAML::Node& node) const {
+    if (!node.IsScalar() || node.Scalar().empty()) mismatch(node);
+    for (const auto& choice : spec_.choices) {
+      if (choice == node.Scalar()) return choice;
+    }
+    return path(node);
+  }
+
   Value scalar(const YAML::Node& node) const {
     switch (spec_.type) {
       case ParamType::boolean:
@@ -223,6 +232,8 @@ class ScalarParser {
         return matrix(node);
       case ParamType::integers_or_name:
         return integers_or_name(node);
+      case ParamType::name_or_path:
+        return name_or_path(node);
     }
     mismatch(node);
   }

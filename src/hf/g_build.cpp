@@ -1,0 +1,328 @@
+#include "hf/g_build.hpp"
+
+#include <Kokkos_ScatterView.hpp>
+#include <algorithm>
+
+#include "core/host_backends.hpp"
+#include "core/view_of.hpp"
+#include "hf/boys.hpp"
+
+namespace kmini::hf {
+
+template <class Memory>
+struct GBuilder::Tables {
+  ShellPairs<Memory> pairs;
+  BoysTable<Memory> boys;
+  ShellData<Memory> shells;
+  std::vector<ClassData<Memory>> classes;
+};
+
+namespace {
+
+using Device = Kokkos::DefaultExecutionSpace;
+using Host = Kokkos::HostSpace;
+
+template <class Memory>
+using IntView = Kokkos::View<int*, Memory>;
+
+// Compressed rows: for each key in [0, keys), the positions whose key it is, ascending.
+void compress(const std::vector<std::pair<int, int>>& key_position, int keys,
+              std::vector<int>& begin, std::vector<int>& items) {
+  begin.assign(static_cast<std::size_t>(keys) + 1, 0);
+  for (const auto& kp : key_position)
+    ++begin[static_cast<std::size_t>(kp.first) + 1];
+  for (int k = 0; k < keys; ++k)
+    begin[k + 1] += begin[k];
+  items.assign(key_position.size(), 0);
+  std::vector<int> next(begin.begin(), begin.end() - 1);
+  for (const auto& kp : key_position)  // positions arrive ascending, so rows stay sorted
+    items[static_cast<std::size_t>(next[kp.first]++)] = kp.second;
+}
+
+template <class Memory>
+ClassData<Memory> class_data(const ClassPlan& plan,
+                             const std::vector<std::array<int, 2>>& pair_shells, int shells) {
+  ClassData<Memory> data;
+  const auto ints = [](const char* label, const std::vector<int>& values) {
+    return view_of<IntView<Memory>>(label, values);
+  };
+  data.bra_kind = plan.bra_kind;
+  data.ket_kind = plan.ket_kind;
+  data.bra_pairs = ints("hf::bra_pairs", plan.bra_pairs);
+  data.ket_pairs = ints("hf::ket_pairs", plan.ket_pairs);
+  data.ket_count = ints("hf::ket_count", plan.ket_count);
+  data.bra_reach = ints("hf::bra_reach", plan.bra_reach);
+  data.offsets = view_of<Kokkos::View<std::int64_t*, Memory>>("hf::quartet_offsets", plan.offsets);
+  data.bra_begin = plan.bra_begin;
+  data.bra_end = plan.bra_end;
+
+  std::vector<int> bra_position(pair_shells.size(), -1), ket_position(pair_shells.size(), -1);
+  std::vector<std::pair<int, int>> bra_a, bra_b, ket_c, ket_d;
+  for (int p = plan.bra_begin; p < plan.bra_end; ++p) {
+    const int pair = plan.bra_pairs[p];
+    bra_position[pair] = p;
+    bra_a.push_back({pair_shells[pair][0], p});
+    bra_b.push_back({pair_shells[pair][1], p});
+  }
+  for (int q = 0; q < static_cast<int>(plan.ket_pairs.size()); ++q) {
+    const int pair = plan.ket_pairs[q];
+    ket_position[pair] = q;
+    ket_c.push_back({pair_shells[pair][0], q});
+    ket_d.push_back({pair_shells[pair][1], q});
+  }
+  data.bra_position = ints("hf::bra_position", bra_position);
+  data.ket_position = ints("hf::ket_position", ket_position);
+  std::vector<int> begin, items;
+  compress(bra_a, shells, begin, items);
+  data.bra_first_begin = ints("hf::bra_first_begin", begin);
+  data.bra_first = ints("hf::bra_first", items);
+  compress(bra_b, shells, begin, items);
+  data.bra_second_begin = ints("hf::bra_second_begin", begin);
+  data.bra_second = ints("hf::bra_second", items);
+  compress(ket_c, shells, begin, items);
+  data.ket_first_begin = ints("hf::ket_first_begin", begin);
+  data.ket_first = ints("hf::ket_first", items);
+  compress(ket_d, shells, begin, items);
+  data.ket_second_begin = ints("hf::ket_second_begin", begin);
+  data.ket_second = ints("hf::ket_second", items);
+  return data;
+}
+
+// g = (g + g^T) / 2.
+template <class Exec>
+void symmetrise(const Matrix<typename Exec::memory_space>& g) {
+  const int n = static_cast<int>(g.extent(0));
+  Kokkos::parallel_for(
+      "hf::symmetrise_g", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const int i) {
+        for (int j = 0; j < i; ++j) {
+          const double mean = 0.5 * (g(i, j) + g(j, i));
+          g(i, j) = mean;
+          g(j, i) = mean;
+        }
+      });
+}
+
+// Runs f(Class) for each planned class with quartets on this rank, with the class's index.
+template <class F>
+void for_each_class(const QuartetPlan& plan, F&& f) {
+  for (std::size_t i = 0; i < plan.classes.size(); ++i) {
+    const ClassPlan& c = plan.classes[i];
+    if (c.local_quartets() == 0) continue;
+    with_quartet_class(c.bra_kind, c.ket_kind, [&](auto cls) { f(cls, i); });
+  }
+}
+
+template <class Class>
+const char* scatter_label() {
+  static const std::string label = std::string("hf::eri_scatter_") +
+                                   pair_kind_name(Class::bra_kind) +
+                                   pair_kind_name(Class::ket_kind);
+  return label.c_str();
+}
+
+template <class Class>
+const char* compute_label() {
+  static const std::string label =
+      std::string("hf::eri_") + pair_kind_name(Class::bra_kind) + pair_kind_name(Class::ket_kind);
+  return label.c_str();
+}
+
+template <class Class>
+const char* gather_label() {
+  static const std::string label = std::string("hf::gather_") + pair_kind_name(Class::bra_kind) +
+                                   pair_kind_name(Class::ket_kind);
+  return label.c_str();
+}
+
+}  // namespace
+
+GBuilder::GBuilder(const MolecularBasis& basis, const std::vector<std::array<int, 2>>& pair_shells,
+                   const ShellPairs<Kokkos::HostSpace>& pairs, const QuartetPlan& plan,
+                   double batch_bytes)
+    : basis_(basis),
+      pair_shells_(pair_shells),
+      host_pairs_(pairs),
+      plan_(plan),
+      batch_bytes_(batch_bytes),
+      device_(std::make_unique<Tables<DeviceMemory>>(make_tables<DeviceMemory>())) {
+  for (const ClassPlan& c : plan_.classes) {
+    with_quartet_class(c.bra_kind, c.ket_kind, [&](auto cls) {
+      quartets_ += static_cast<double>(c.local_quartets());
+      integrals_ += static_cast<double>(c.local_quartets()) * decltype(cls)::integrals;
+    });
+  }
+}
+
+GBuilder::~GBuilder() = default;
+
+template <class Memory>
+GBuilder::Tables<Memory> GBuilder::make_tables() const {
+  Tables<Memory> t;
+  t.pairs = copy_shell_pairs<Memory>(host_pairs_);
+  t.boys = make_boys_table<Memory>();
+  const int shells = static_cast<int>(basis_.shells.size());
+  std::vector<int> first(shells), functions(shells);
+  for (int s = 0; s < shells; ++s) {
+    first[s] = basis_.shells[s].first_function;
+    functions[s] = cartesian_functions(basis_.shells[s].l);
+  }
+  t.shells.first_function = view_of<IntView<Memory>>("hf::shell_first", first);
+  t.shells.functions = view_of<IntView<Memory>>("hf::shell_functions", functions);
+  Kokkos::View<int**, Kokkos::LayoutRight, Memory> pair_of("hf::pair_of", shells, shells);
+  auto host_pair_of = Kokkos::create_mirror_view(pair_of);
+  Kokkos::deep_copy(host_pair_of, -1);
+  for (std::size_t i = 0; i < pair_shells_.size(); ++i)
+    host_pair_of(pair_shells_[i][0], pair_shells_[i][1]) = static_cast<int>(i);
+  Kokkos::deep_copy(pair_of, host_pair_of);
+  t.shells.pair_of = pair_of;
+  for (const ClassPlan& c : plan_.classes)
+    t.classes.push_back(class_data<Memory>(c, pair_shells_, shells));
+  return t;
+}
+
+std::vector<std::array<int, 2>> GBuilder::batches(const ClassPlan& plan) const {
+  std::vector<std::array<int, 2>> out;
+  double per_quartet = 0.0;
+  with_quartet_class(plan.bra_kind, plan.ket_kind,
+                     [&](auto cls) { per_quartet = sizeof(double) * decltype(cls)::integrals; });
+  int begin = plan.bra_begin;
+  while (begin < plan.bra_end) {
+    int end = begin + 1;  // at least one bra, whatever its size
+    while (end < plan.bra_end && static_cast<double>(plan.offsets[end + 1 - plan.bra_begin] -
+                                                     plan.offsets[begin - plan.bra_begin]) *
+                                         per_quartet <=
+                                     batch_bytes_)
+      ++end;
+    out.push_back({begin, end});
+    begin = end;
+  }
+  return out;
+}
+
+void GBuilder::build(GUpdate update, const Matrix<DeviceMemory>& density,
+                     const Matrix<DeviceMemory>& g) {
+  Kokkos::deep_copy(g, 0.0);
+  switch (update) {
+    case GUpdate::atomic:
+    case GUpdate::warp_aggregated:
+      build_on_device(update, density, g);
+      break;
+    case GUpdate::kernel_split:
+      build_split(density, g);
+      break;
+    case GUpdate::host_update:
+      build_host_update(density, g);
+      break;
+    case GUpdate::cpu:
+      build_cpu(density, g);
+      break;
+  }
+  symmetrise<Device>(g);
+  Kokkos::fence();
+}
+
+void GBuilder::build_on_device(GUpdate update, const Matrix<DeviceMemory>& density,
+                               const Matrix<DeviceMemory>& g) {
+  const Tables<DeviceMemory>& t = *device_;
+  for_each_class(plan_, [&](auto cls, std::size_t i) {
+    using Class = decltype(cls);
+    const Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>> policy(
+        0, plan_.classes[i].local_quartets());
+    if (update == GUpdate::atomic) {
+      using Target = DirectTarget<PlainAtomicAdd<DeviceMemory>>;
+      Kokkos::parallel_for(scatter_label<Class>(), policy,
+                           ScatterQuartets<Class, DeviceMemory, Target, false>{
+                               t.pairs, t.boys, t.classes[i], density, {}, 0, Target{{g}}});
+    } else {
+      using Target = DirectTarget<WarpAggregatedAdd<DeviceMemory>>;
+      Kokkos::parallel_for(scatter_label<Class>(), policy,
+                           ScatterQuartets<Class, DeviceMemory, Target, false>{
+                               t.pairs, t.boys, t.classes[i], density, {}, 0, Target{{g}}});
+    }
+  });
+}
+
+void GBuilder::build_split(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
+  const Tables<DeviceMemory>& t = *device_;
+  const int shells = static_cast<int>(basis_.shells.size());
+  for_each_class(plan_, [&](auto cls, std::size_t i) {
+    using Class = decltype(cls);
+    const ClassPlan& c = plan_.classes[i];
+    for (const auto& [p_begin, p_end] : batches(c)) {
+      const std::int64_t first = c.offsets[p_begin - c.bra_begin];
+      const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
+      if (count == 0) continue;
+      const auto needed = static_cast<std::size_t>(count * Class::integrals);
+      if (buffer_.extent(0) < needed)
+        buffer_ = Kokkos::View<double*, DeviceMemory>(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::eri_buffer")), needed);
+      batch_capacity_ = std::max(batch_capacity_, static_cast<double>(needed));
+      Kokkos::parallel_for(
+          compute_label<Class>(),
+          Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>>(0, count),
+          ComputeQuartets<Class, DeviceMemory>{t.pairs, t.boys, t.classes[i], buffer_, first});
+      Kokkos::parallel_for(gather_label<Class>(), Kokkos::RangePolicy<Device>(0, shells * shells),
+                           GatherBlocks<Class, DeviceMemory>{t.pairs, t.shells, t.classes[i],
+                                                             density, buffer_, p_begin, p_end, g});
+    }
+  });
+}
+
+void GBuilder::build_host_update(const Matrix<DeviceMemory>& density,
+                                 const Matrix<DeviceMemory>& g) {
+  if (!host_) host_ = std::make_unique<Tables<Host>>(make_tables<Host>());
+  const Tables<DeviceMemory>& t = *device_;
+  const Tables<Host>& h = *host_;
+  const auto host_density = Kokkos::create_mirror_view_and_copy(Host(), density);
+  Matrix<Host> host_g("hf::g_host", g.extent(0), g.extent(1));
+  auto scatter = Kokkos::Experimental::create_scatter_view(host_g);
+  for_each_class(plan_, [&](auto cls, std::size_t i) {
+    using Class = decltype(cls);
+    const ClassPlan& c = plan_.classes[i];
+    for (const auto& [p_begin, p_end] : batches(c)) {
+      const std::int64_t first = c.offsets[p_begin - c.bra_begin];
+      const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
+      if (count == 0) continue;
+      const auto needed = static_cast<std::size_t>(count * Class::integrals);
+      if (buffer_.extent(0) < needed)
+        buffer_ = Kokkos::View<double*, DeviceMemory>(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::eri_buffer")), needed);
+      batch_capacity_ = std::max(batch_capacity_, static_cast<double>(needed));
+      Kokkos::parallel_for(
+          compute_label<Class>(),
+          Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>>(0, count),
+          ComputeQuartets<Class, DeviceMemory>{t.pairs, t.boys, t.classes[i], buffer_, first});
+      const auto integrals = Kokkos::create_mirror_view_and_copy(
+          Host(), Kokkos::subview(buffer_, std::make_pair(std::size_t{0}, needed)));
+      using Target = ScatterTarget<decltype(scatter)>;
+      Kokkos::parallel_for(
+          scatter_label<Class>(),
+          Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(first, first + count),
+          ScatterQuartets<Class, Host, Target, true>{h.pairs, h.boys, h.classes[i], host_density,
+                                                     integrals, first, Target{scatter}});
+    }
+  });
+  Kokkos::Experimental::contribute(host_g, scatter);
+  Kokkos::deep_copy(g, host_g);
+}
+
+void GBuilder::build_cpu(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
+  if (!host_) host_ = std::make_unique<Tables<Host>>(make_tables<Host>());
+  const Tables<Host>& h = *host_;
+  const auto host_density = Kokkos::create_mirror_view_and_copy(Host(), density);
+  Matrix<Host> host_g("hf::g_host", g.extent(0), g.extent(1));
+  auto scatter = Kokkos::Experimental::create_scatter_view(host_g);
+  for_each_class(plan_, [&](auto cls, std::size_t i) {
+    using Class = decltype(cls);
+    using Target = ScatterTarget<decltype(scatter)>;
+    Kokkos::parallel_for(scatter_label<Class>(),
+                         Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(
+                             0, plan_.classes[i].local_quartets()),
+                         ScatterQuartets<Class, Host, Target, false>{
+                             h.pairs, h.boys, h.classes[i], host_density, {}, 0, Target{scatter}});
+  });
+  Kokkos::Experimental::contribute(host_g, scatter);
+  Kokkos::deep_copy(g, host_g);
+}
+
+}  // namespace kmini::hf

@@ -1,0 +1,254 @@
+#include "hf/hf_app.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <sstream>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/comm.hpp"
+#include "core/host_backends.hpp"
+#include "core/registry.hpp"
+#include "core/text.hpp"
+#include "hf/g_build.hpp"
+#include "hf/hf_setup.hpp"
+#include "hf/molecular_basis.hpp"
+#include "hf/one_electron.hpp"
+#include "hf/quartet_plan.hpp"
+#include "hf/scf.hpp"
+#include "hf/schwarz.hpp"
+#include "hf/shell_pairs.hpp"
+
+namespace kmini::hf {
+
+namespace {
+
+// Every variant's energy agrees with the first one's to this, in hartree (the 1e-10 Eh).
+constexpr double kVariantAgreement = 1e-10;
+
+std::string nothing_missing() {
+  return "";
+}
+
+struct HfVariant {
+  const char* name;
+  const char* doc;
+  bool baseline;
+  GUpdate update;
+  std::string (*missing_backend)();
+};
+
+const std::array<HfVariant, 5>& variant_table() {
+  static const std::array<HfVariant, 5> rows{{
+      {"atomic",
+       "the seed's naive GPU version: one thread per shell quartet computes its integrals and "
+       "adds its contributions to the six G blocks it touches with plain atomics",
+       false, GUpdate::atomic, nothing_missing},
+      {"warp_aggregated",
+       "atomic with the reducers' warp-aggregated atomics: lanes adding to the same G element "
+       "are combined first (seed 000 pattern (1))",
+       false, GUpdate::warp_aggregated, nothing_missing},
+      {"kernel_split",
+       "seed 001's method: kernel 1 writes a batch of quartets' integrals to device memory, "
+       "kernel 2 gives each G block to one thread, which gathers its contributions; no atomics, "
+       "bitwise reproducible",
+       false, GUpdate::kernel_split, nothing_missing},
+      {"host_update",
+       "integrals computed on the device into a buffer, copied to the host and added into G by "
+       "the host's OpenMP threads (seed 000 patterns (3)/(4))",
+       false, GUpdate::host_update, openmp_backend_missing},
+      {"cpu",
+       "everything on the host's OpenMP threads, each with a private G (seed 000 patterns "
+       "(5)/(6))",
+       true, GUpdate::cpu, openmp_backend_missing},
+  }};
+  return rows;
+}
+
+std::vector<VariantSpec> variant_specs() {
+  std::vector<VariantSpec> specs;
+  for (const auto& row : variant_table())
+    specs.push_back(VariantSpec{row.name, row.doc, 0.0, row.baseline});
+  return specs;
+}
+
+std::vector<PointCharge> nuclei_of(const Molecule& molecule) {
+  std::vector<PointCharge> nuclei;
+  for (const Atom& atom : molecule.atoms)
+    nuclei.push_back(
+        PointCharge{static_cast<double>(atom.atomic_number), {atom.x, atom.y, atom.z}});
+  return nuclei;
+}
+
+int basis_functions(const HfSetup& setup) {
+  int n = 0;
+  for (const Atom& atom : setup.molecule.atoms)
+    for (const Shell& shell : setup.basis.shells_of_element.at(atom.atomic_number))
+      n += cartesian_functions(shell.l);
+  return n;
+}
+
+// The SCF's matrices and DIIS history, the pair tables, and the integral buffer where a variant
+// that uses one is selected.
+double device_bytes(const Params& params, const Comm&) {
+  const HfSetup setup = setup_of(params);
+  const double n = basis_functions(setup);
+  ScfSettings settings;
+  double bytes = (10.0 + 2.0 * settings.diis_vectors) * n * n * sizeof(double);
+  if (selects_variant(params, "kernel_split") || selects_variant(params, "host_update"))
+    bytes += setup.batch_bytes;
+  return bytes;
+}
+
+class HfCase : public Case {
+ public:
+  HfCase(const Params& params, const RunContext& context)
+      : comm_(context.comm), setup_(setup_of(params)) {
+    basis_ = place_basis(setup_.basis, setup_.molecule);
+    const auto pair_shells = canonical_pairs(basis_);
+    const auto host_pairs = make_shell_pairs(basis_, pair_shells);
+    std::vector<int> kinds, primitives;
+    for (const auto& [a, b] : pair_shells) {
+      kinds.push_back(pair_kind(basis_.shells[a].l, basis_.shells[b].l));
+      primitives.push_back(
+          static_cast<int>(basis_.shells[a].exponents.size() * basis_.shells[b].exponents.size()));
+    }
+    const auto schwarz = schwarz_bounds(host_pairs, kinds);
+    plan_ = plan_quartets(kinds, primitives, schwarz, setup_.screening_threshold, comm_.rank(),
+                          comm_.size());
+    one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule));
+    builder_ =
+        std::make_unique<GBuilder>(basis_, pair_shells, host_pairs, plan_, setup_.batch_bytes);
+  }
+
+  std::string not_applicable(const VariantSpec& variant) const override {
+    return variant_table()[variant.index].missing_backend();
+  }
+
+  Work run(const VariantSpec& variant) override {
+    const GUpdate update = variant_table()[variant.index].update;
+    ScfSettings settings;
+    settings.max_iterations = setup_.max_iterations;
+    settings.energy_convergence = setup_.energy_convergence;
+    settings.commutator_convergence = setup_.commutator_convergence;
+    const auto build_g = [&](const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
+      builder_->build(update, density, g);
+      if (comm_.size() > 1) {
+        auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g);
+        comm_.sum_in_place(host.data(), host.size());
+        Kokkos::deep_copy(g, host);
+      }
+    };
+    results_[variant.index] = run_scf(one_electron_, setup_.molecule.electrons() / 2,
+                                      setup_.molecule.nuclear_repulsion(), settings, build_g);
+    Work work;
+    work.items = builder_->quartets() * static_cast<double>(results_[variant.index].history.size());
+    return work;
+  }
+
+  Validation validate(const VariantSpec& variant) override {
+    const ScfResult& r = results_.at(variant.index);
+    const ScfIteration& last = r.history.back();
+    if (!r.converged) {
+      const double change = r.history.size() > 1
+                                ? std::fabs(last.energy - r.history[r.history.size() - 2].energy)
+                                : INFINITY;
+      std::ostringstream metric;
+      metric << "SCF did not converge in " << r.history.size() << " iterations: last energy change "
+             << format_significant(change, 3) << " hartree (needed < "
+             << format_significant(setup_.energy_convergence, 3) << "), commutator "
+             << format_significant(last.commutator, 3) << " (needed < "
+             << format_significant(setup_.commutator_convergence, 3) << ")";
+      return Validation::within(metric.str(), INFINITY, setup_.energy_convergence);
+    }
+    if (setup_.has_reference) {
+      return Validation::within("|energy - reference_energy| (hartree)",
+                                std::fabs(r.energy - setup_.reference_energy),
+                                setup_.energy_tolerance);
+    }
+    if (first_energy_) {
+      return Validation::within("|energy - " + first_variant_ + "'s energy| (hartree)",
+                                std::fabs(r.energy - *first_energy_), kVariantAgreement);
+    }
+    first_energy_ = r.energy;
+    first_variant_ = variant.name;
+    return Validation::within(
+        "SCF converged; no reference_energy given, so: last energy change (hartree)",
+        std::fabs(last.energy - r.history[r.history.size() - 2].energy), setup_.energy_convergence);
+  }
+
+  std::vector<Metric> metrics(const VariantSpec& variant) const override {
+    const ScfResult& r = results_.at(variant.index);
+    std::vector<double> energies, g_seconds;
+    for (const ScfIteration& step : r.history) {
+      energies.push_back(step.energy);
+      g_seconds.push_back(step.g_seconds);
+    }
+    const double g_min = *std::min_element(g_seconds.begin(), g_seconds.end());
+    const double g_max = *std::max_element(g_seconds.begin(), g_seconds.end());
+    const double g_avg =
+        std::accumulate(g_seconds.begin(), g_seconds.end(), 0.0) / g_seconds.size();
+    const double quartets = comm_.sum(builder_->quartets());
+    const double integrals = comm_.sum(builder_->integrals());
+    std::vector<Metric> out{
+        {"energy", r.energy, "hartree", energies},
+        {"nuclear_repulsion", setup_.molecule.nuclear_repulsion(), "hartree"},
+        {"scf_iterations", static_cast<double>(r.history.size()), ""},
+        {"commutator", r.history.back().commutator, ""},
+        {"g_build_min", g_min, "s", g_seconds},
+        {"g_build_avg", g_avg, "s"},
+        {"g_build_max", g_max, "s"},
+        {"quartets_computed", quartets, "per G build"},
+        {"quartets_screened", plan_.candidates - plan_.survivors, "per G build"},
+        {"quartets_per_second", quartets / g_min, "in the fastest G build"},
+        {"integrals_per_second", integrals / g_min, "in the fastest G build"},
+        {"basis_functions", static_cast<double>(basis_.functions), ""},
+    };
+    const GUpdate update = variant_table()[variant.index].update;
+    if (update == GUpdate::kernel_split || update == GUpdate::host_update)
+      out.push_back({"batch_megabytes", builder_->batch_capacity() * 8.0 / 1048576.0, "MiB"});
+    return out;
+  }
+
+ private:
+  const Comm& comm_;
+  HfSetup setup_;
+  MolecularBasis basis_;
+  QuartetPlan plan_;
+  OneElectronMatrices one_electron_;
+  std::unique_ptr<GBuilder> builder_;
+  std::map<std::size_t, ScfResult> results_;
+  std::optional<double> first_energy_;
+  std::string first_variant_;
+};
+
+}  // namespace
+
+AppSpec app_spec() {
+  AppSpec app;
+  app.name = "hf";
+  app.doc =
+      "restricted Hartree-Fock in s/p Gaussian basis sets (STO-3G, 6-31G shipped); its cost is "
+      "the ERI-driven G-matrix build, with the seeds' update variants side by side";
+  app.params = hf_params();
+  app.variants = variant_specs();
+  app.byte_model = "none: the G build is bound by integral arithmetic and atomics, not bandwidth";
+  app.fom = FigureOfMerit{"quartet rate", "Mquartets/s", FigureOfMerit::Quantity::items, 1.0e6};
+  app.ceiling = "copy";
+  app.default_repetitions = 1;
+  app.default_warmup = 0;
+  app.check = check_hf;
+  app.device_bytes = device_bytes;
+  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
+    return std::make_unique<HfCase>(params, context);
+  };
+  return app;
+}
+
+}  // namespace kmini::hf

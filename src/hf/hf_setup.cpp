@@ -1,0 +1,102 @@
+#include "hf/hf_setup.hpp"
+
+#include "core/error.hpp"
+#include "hf/cartesian.hpp"
+
+namespace kmini::hf {
+
+std::vector<std::string> shipped_basis_sets() {
+  return {"sto-3g", "6-31g"};
+}
+
+std::vector<ParamSpec> hf_params() {
+  return {
+      ParamSpec::path("molecule",
+                      "the molecule, an xyz file (required); relative paths are resolved against "
+                      "the input file's folder"),
+      ParamSpec::name_or_path("basis", "sto-3g", shipped_basis_sets(),
+                              "a shipped basis set (inputs/basis/NAME.gbs) or a Gaussian94 file "
+                              "with s, p and SP shells")
+          .sweepable(),
+      ParamSpec::integer("charge", 0,
+                         "the molecule's total charge; the electron count must be even"),
+      ParamSpec::choice("units", "angstrom", {"angstrom", "bohr"},
+                        "the units of the xyz file's coordinates"),
+      ParamSpec::real("screening_threshold", 1e-12,
+                      "a quartet (ab|cd) is skipped when its Schwarz bound Q_ab Q_cd is below this")
+          .range(0.0, 1e-3),
+      ParamSpec::integer("max_iterations", 50,
+                         "SCF iterations before giving up (exit 3, with how far it got)")
+          .range(1, 10000),
+      ParamSpec::real("convergence", 1e-9,
+                      "converged when the energy changes by less than this (hartree) and the "
+                      "commutator is below commutator_convergence")
+          .range(1e-14, 1e-2),
+      ParamSpec::real("commutator_convergence", 1e-6,
+                      "the largest element of the orthogonalised commutator X^T(FDS - SDF)X "
+                      "allowed at convergence")
+          .range(1e-12, 1e-1),
+      ParamSpec::real("reference_energy", 0.0,
+                      "a published total energy (hartree) the result is validated against")
+          .optional(),
+      ParamSpec::real("energy_tolerance", 1e-6,
+                      "largest |energy - reference_energy| that passes, hartree")
+          .range(1e-12, 1.0),
+      ParamSpec::integer("batch_megabytes", 1024,
+                         "bounds the integral buffer of kernel_split and host_update; quartets "
+                         "are processed in batches that fit")
+          .range(1, 1 << 20),
+  };
+}
+
+HfSetup setup_of(const Params& params) {
+  if (!params.has("molecule"))
+    params.reject("molecule", "the hf app needs a molecule: an xyz file");
+  HfSetup setup;
+  const Units units = params.string("units") == "bohr" ? Units::bohr : Units::angstrom;
+  try {
+    setup.molecule = read_xyz(params.string("molecule"), units);
+  } catch (const InputError& e) {
+    params.reject("molecule", e.what());
+  }
+  setup.molecule.charge = static_cast<int>(params.integer("charge"));
+  if (const std::string problem = molecule_problem(setup.molecule); !problem.empty())
+    params.reject(params.given("charge") && problem.find("electron") != std::string::npos
+                      ? "charge"
+                      : "molecule",
+                  problem);
+
+  const std::string& basis = params.string("basis");
+  setup.basis_file = basis;
+  for (const auto& name : shipped_basis_sets())
+    if (basis == name) setup.basis_file = std::string(KMINI_DATA_DIR) + "/basis/" + name + ".gbs";
+  try {
+    setup.basis = read_gaussian94(setup.basis_file);
+  } catch (const InputError& e) {
+    params.reject("basis", e.what());
+  }
+  std::vector<int> elements;
+  for (const Atom& atom : setup.molecule.atoms)
+    elements.push_back(atom.atomic_number);
+  if (const std::string problem = missing_element_problem(setup.basis, elements); !problem.empty())
+    params.reject("basis", problem);
+  if (const std::string problem = unsupported_shell_problem(setup.basis, kMaxShellL);
+      !problem.empty())
+    params.reject("basis", problem + "; kmini's integrals cover s and p shells only");
+
+  setup.max_iterations = static_cast<int>(params.integer("max_iterations"));
+  setup.energy_convergence = params.real("convergence");
+  setup.commutator_convergence = params.real("commutator_convergence");
+  setup.screening_threshold = params.real("screening_threshold");
+  setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
+  setup.has_reference = params.has("reference_energy");
+  if (setup.has_reference) setup.reference_energy = params.real("reference_energy");
+  setup.energy_tolerance = params.real("energy_tolerance");
+  return setup;
+}
+
+void check_hf(const Params& params) {
+  setup_of(params);
+}
+
+}  // namespace kmini::hf

@@ -1,0 +1,102 @@
+#include "hf/quartet_plan.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "hf/shell_pairs.hpp"
+
+namespace kmini::hf {
+
+namespace {
+
+// The pairs of one kind whose bound can reach the threshold with any partner, largest first
+// (ties by index, so every rank orders them alike).
+std::vector<int> significant_pairs(const std::vector<int>& pair_kinds,
+                                   const std::vector<double>& schwarz, int kind, double largest,
+                                   double threshold) {
+  std::vector<int> list;
+  for (std::size_t i = 0; i < pair_kinds.size(); ++i)
+    if (pair_kinds[i] == kind && schwarz[i] * largest >= threshold)
+      list.push_back(static_cast<int>(i));
+  std::stable_sort(list.begin(), list.end(), [&](int x, int y) { return schwarz[x] > schwarz[y]; });
+  return list;
+}
+
+}  // namespace
+
+QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
+                          const std::vector<int>& pair_primitives,
+                          const std::vector<double>& schwarz, double threshold, int rank,
+                          int ranks) {
+  const double largest = schwarz.empty() ? 0.0 : *std::max_element(schwarz.begin(), schwarz.end());
+  std::vector<double> pairs_of_kind(kPairKinds, 0.0);
+  for (const int kind : pair_kinds)
+    pairs_of_kind[kind] += 1.0;
+  std::vector<std::vector<int>> lists(kPairKinds);
+  for (int kind = 0; kind < kPairKinds; ++kind)
+    lists[kind] = significant_pairs(pair_kinds, schwarz, kind, largest, threshold);
+
+  QuartetPlan plan;
+  for (int bra_kind = 0; bra_kind < kPairKinds; ++bra_kind) {
+    for (int ket_kind = 0; ket_kind <= bra_kind; ++ket_kind) {
+      ClassPlan c;
+      c.bra_kind = bra_kind;
+      c.ket_kind = ket_kind;
+      c.bra_pairs = lists[bra_kind];
+      c.ket_pairs = lists[ket_kind];
+      const double nx = pairs_of_kind[bra_kind], ny = pairs_of_kind[ket_kind];
+      c.candidates = c.diagonal() ? nx * (nx + 1.0) / 2.0 : nx * ny;
+
+      // Kets surviving with each bra: those with Q_ket >= threshold / Q_bra, a prefix.
+      const std::size_t bras = c.bra_pairs.size();
+      c.ket_count.resize(bras);
+      std::vector<double> ket_bounds(c.ket_pairs.size());
+      std::vector<double> ket_cost_prefix(c.ket_pairs.size() + 1, 0.0);
+      for (std::size_t q = 0; q < c.ket_pairs.size(); ++q) {
+        ket_bounds[q] = schwarz[c.ket_pairs[q]];
+        ket_cost_prefix[q + 1] = ket_cost_prefix[q] + pair_primitives[c.ket_pairs[q]];
+      }
+      std::vector<double> cost_prefix(bras + 1, 0.0);
+      std::vector<std::size_t> uncut(bras);
+      for (std::size_t p = 0; p < bras; ++p) {
+        const double bound = schwarz[c.bra_pairs[p]];
+        // First ket with bound * Q_ket < threshold; the list is descending.
+        const auto end = std::partition_point(ket_bounds.begin(), ket_bounds.end(),
+                                              [&](double q) { return bound * q >= threshold; });
+        std::size_t count = static_cast<std::size_t>(end - ket_bounds.begin());
+        uncut[p] = count;
+        if (c.diagonal()) count = std::min(count, p + 1);
+        c.ket_count[p] = static_cast<int>(count);
+        c.survivors += static_cast<double>(count);
+        cost_prefix[p + 1] =
+            cost_prefix[p] + pair_primitives[c.bra_pairs[p]] * ket_cost_prefix[count];
+      }
+      // The uncut prefixes shrink with p, so the bras reaching ket q end where they fall to q.
+      c.bra_reach.resize(c.ket_pairs.size());
+      std::size_t reach = bras;
+      for (std::size_t q = 0; q < c.ket_pairs.size(); ++q) {
+        while (reach > 0 && uncut[reach - 1] <= q)
+          --reach;
+        c.bra_reach[q] = static_cast<int>(reach);
+      }
+      // Rank r takes the bras whose cost starts in [r, r + 1) / ranks of the total.
+      const auto boundary = [&](int r) {
+        const double target = cost_prefix.back() * r / ranks;
+        return static_cast<int>(
+            std::lower_bound(cost_prefix.begin(), cost_prefix.end() - 1, target) -
+            cost_prefix.begin());
+      };
+      c.bra_begin = rank == 0 ? 0 : boundary(rank);
+      c.bra_end = rank == ranks - 1 ? static_cast<int>(bras) : boundary(rank + 1);
+      c.offsets.assign(1, 0);
+      for (int p = c.bra_begin; p < c.bra_end; ++p)
+        c.offsets.push_back(c.offsets.back() + c.ket_count[p]);
+      plan.candidates += c.candidates;
+      plan.survivors += c.survivors;
+      plan.classes.push_back(std::move(c));
+    }
+  }
+  return plan;
+}
+
+}  // namespace kmini::hf

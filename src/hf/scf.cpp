@@ -1,0 +1,233 @@
+#include "hf/scf.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <sstream>
+
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas3_gemm.hpp>
+
+#include "core/error.hpp"
+
+extern "C" {
+void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
+            double* work, const int* lwork, int* info);
+void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv, double* b,
+            const int* ldb, int* info);
+}
+
+namespace kmini::hf {
+
+namespace {
+
+using Device = Kokkos::DefaultExecutionSpace;
+using DeviceMatrix = Matrix<DeviceMemory>;
+using Host = Kokkos::HostSpace;
+
+// Below this, the overlap matrix's smallest eigenvalue means a linearly dependent basis.
+constexpr double kLinearDependence = 1e-10;
+
+// Eigenvalues (ascending) and eigenvectors (columns, in place) of a symmetric host matrix.
+std::vector<double> symmetric_eigen(Matrix<Host>& a) {
+  const int n = static_cast<int>(a.extent(0));
+  std::vector<double> w(static_cast<std::size_t>(n));
+  int info = 0, lwork = -1;
+  double query = 0.0;
+  dsyev_("V", "U", &n, a.data(), &n, w.data(), &query, &lwork, &info);
+  lwork = static_cast<int>(query);
+  std::vector<double> work(static_cast<std::size_t>(lwork));
+  dsyev_("V", "U", &n, a.data(), &n, w.data(), work.data(), &lwork, &info);
+  if (info != 0) throw RuntimeFailure("LAPACK dsyev failed (info " + std::to_string(info) + ")");
+  return w;
+}
+
+DeviceMatrix device_matrix(const char* label, int n) {
+  return DeviceMatrix(std::string(label), n, n);
+}
+
+// c = a^T b c' style products, named for what they compute.
+void gemm(const char* ta, const char* tb, double alpha, const DeviceMatrix& a,
+          const DeviceMatrix& b, double beta, const DeviceMatrix& c) {
+  KokkosBlas::gemm(ta, tb, alpha, a, b, beta, c);
+}
+
+Kokkos::View<double*, DeviceMemory, Kokkos::MemoryUnmanaged> flat(const DeviceMatrix& m) {
+  return Kokkos::View<double*, DeviceMemory, Kokkos::MemoryUnmanaged>(m.data(), m.size());
+}
+
+// Solves F' = X^T F X on the host and returns C = X C', the orbitals in columns.
+void orbitals(const DeviceMatrix& fock, const DeviceMatrix& x, const DeviceMatrix& work,
+              const DeviceMatrix& transformed, const DeviceMatrix& coefficients) {
+  gemm("N", "N", 1.0, fock, x, 0.0, work);
+  gemm("T", "N", 1.0, x, work, 0.0, transformed);
+  auto host = Kokkos::create_mirror_view_and_copy(Host(), transformed);
+  symmetric_eigen(host);
+  Kokkos::deep_copy(transformed, host);
+  gemm("N", "N", 1.0, x, transformed, 0.0, coefficients);
+}
+
+// D = 2 C_occ C_occ^T.
+void density_of(const DeviceMatrix& coefficients, int occupied, const DeviceMatrix& density) {
+  const auto occ = Kokkos::subview(coefficients, Kokkos::ALL(), std::make_pair(0, occupied));
+  KokkosBlas::gemm("N", "T", 2.0, occ, occ, 0.0, density);
+}
+
+// The DIIS extrapolation: the combination of stored Fock matrices whose combined error vector
+// is smallest, with coefficients summing to one (Pulay 1982).
+class Diis {
+ public:
+  explicit Diis(int capacity) : capacity_(capacity) {}
+
+  void extrapolate(const DeviceMatrix& fock, const DeviceMatrix& error) {
+    if (static_cast<int>(focks_.size()) == capacity_) {
+      focks_.pop_front();
+      errors_.pop_front();
+    }
+    DeviceMatrix f("hf::diis_fock", fock.extent(0), fock.extent(1));
+    DeviceMatrix e("hf::diis_error", error.extent(0), error.extent(1));
+    Kokkos::deep_copy(f, fock);
+    Kokkos::deep_copy(e, error);
+    focks_.push_back(f);
+    errors_.push_back(e);
+    const int m = static_cast<int>(focks_.size());
+    if (m < 2) return;
+    const int size = m + 1;
+    std::vector<double> b(static_cast<std::size_t>(size * size), 0.0), rhs(size, 0.0);
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j <= i; ++j) {
+        const double dot = KokkosBlas::dot(flat(errors_[i]), flat(errors_[j]));
+        b[i + j * size] = b[j + i * size] = dot;
+      }
+      b[i + m * size] = b[m + i * size] = -1.0;
+    }
+    rhs[m] = -1.0;
+    std::vector<int> pivots(size);
+    int info = 0, one = 1;
+    dgesv_(&size, &one, b.data(), &size, pivots.data(), rhs.data(), &size, &info);
+    if (info != 0) {  // the stored errors became linearly dependent: start afresh
+      focks_.erase(focks_.begin(), focks_.end() - 1);
+      errors_.erase(errors_.begin(), errors_.end() - 1);
+      return;
+    }
+    Kokkos::deep_copy(fock, 0.0);
+    for (int i = 0; i < m; ++i) {
+      const auto fi = focks_[i];
+      const double c = rhs[i];
+      Kokkos::parallel_for(
+          "hf::diis_combine", Kokkos::RangePolicy<Device>(0, static_cast<int>(fock.size())),
+          KOKKOS_LAMBDA(const int k) { fock.data()[k] += c * fi.data()[k]; });
+    }
+  }
+
+ private:
+  int capacity_;
+  std::deque<DeviceMatrix> focks_, errors_;
+};
+
+}  // namespace
+
+ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double nuclear_repulsion,
+                  const ScfSettings& settings, const GBuild& build_g) {
+  const int n = static_cast<int>(one_electron.overlap.extent(0));
+  ScfResult result;
+
+  // X = S^{-1/2} = U s^{-1/2} U^T.
+  Matrix<Host> u("hf::overlap_vectors", n, n);
+  Kokkos::deep_copy(u, one_electron.overlap);
+  const std::vector<double> s = symmetric_eigen(u);
+  result.smallest_overlap_eigenvalue = s.front();
+  if (s.front() < kLinearDependence) {
+    std::ostringstream message;
+    message << "the basis is linearly dependent: the overlap matrix's smallest eigenvalue is "
+            << s.front() << " (below " << kLinearDependence
+            << "); check for duplicated atoms or use a smaller basis";
+    throw InputError(message.str());
+  }
+  Matrix<Host> x_host("hf::x_host", n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double sum = 0.0;
+      for (int k = 0; k < n; ++k)
+        sum += u(i, k) * u(j, k) / std::sqrt(s[k]);
+      x_host(i, j) = sum;
+    }
+  const DeviceMatrix x = device_matrix("hf::x", n);
+  Kokkos::deep_copy(x, x_host);
+  Matrix<Host> h_host("hf::core_host", n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      h_host(i, j) = one_electron.kinetic(i, j) + one_electron.nuclear(i, j);
+  const DeviceMatrix h = device_matrix("hf::core_hamiltonian", n);
+  Kokkos::deep_copy(h, h_host);
+  const DeviceMatrix overlap = device_matrix("hf::overlap", n);
+  Kokkos::deep_copy(overlap, one_electron.overlap);
+
+  const DeviceMatrix fock = device_matrix("hf::fock", n), g = device_matrix("hf::g", n);
+  const DeviceMatrix density = device_matrix("hf::density", n);
+  const DeviceMatrix coefficients = device_matrix("hf::coefficients", n);
+  const DeviceMatrix work = device_matrix("hf::work", n), work2 = device_matrix("hf::work2", n);
+  const DeviceMatrix error = device_matrix("hf::diis_error", n);
+
+  // Core-Hamiltonian guess.
+  orbitals(h, x, work, work2, coefficients);
+  density_of(coefficients, occupied, density);
+
+  Diis diis(settings.diis_vectors);
+  double previous = 0.0;
+  for (int iteration = 1; iteration <= settings.max_iterations; ++iteration) {
+    ScfIteration step;
+    Kokkos::fence();
+    const auto start = std::chrono::steady_clock::now();
+    build_g(density, g);
+    Kokkos::fence();
+    step.g_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    // F = H + G; E = 1/2 sum D (H + F) + E_nuc.
+    double electronic = 0.0;
+    Kokkos::parallel_reduce(
+        "hf::fock_energy", Kokkos::RangePolicy<Device>(0, n * n),
+        KOKKOS_LAMBDA(const int k, double& sum) {
+          fock.data()[k] = h.data()[k] + g.data()[k];
+          sum += 0.5 * density.data()[k] * (2.0 * h.data()[k] + g.data()[k]);
+        },
+        electronic);
+    step.energy = electronic + nuclear_repulsion;
+
+    // The orthogonalised commutator X^T (F D S - S D F) X; S D F = (F D S)^T.
+    gemm("N", "N", 1.0, fock, density, 0.0, work);
+    gemm("N", "N", 1.0, work, overlap, 0.0, work2);
+    Kokkos::parallel_for(
+        "hf::commutator", Kokkos::RangePolicy<Device>(0, n), KOKKOS_LAMBDA(const int i) {
+          for (int j = 0; j < n; ++j)
+            work(i, j) = work2(i, j) - work2(j, i);
+        });
+    gemm("N", "N", 1.0, work, x, 0.0, work2);
+    gemm("T", "N", 1.0, x, work2, 0.0, error);
+    double largest = 0.0;
+    Kokkos::parallel_reduce(
+        "hf::commutator_norm", Kokkos::RangePolicy<Device>(0, n * n),
+        KOKKOS_LAMBDA(const int k, double& m) {
+          const double v = error.data()[k] < 0 ? -error.data()[k] : error.data()[k];
+          if (v > m) m = v;
+        },
+        Kokkos::Max<double>(largest));
+    step.commutator = largest;
+    result.history.push_back(step);
+    result.energy = step.energy;
+
+    if (iteration > 1 && std::fabs(step.energy - previous) < settings.energy_convergence &&
+        step.commutator < settings.commutator_convergence) {
+      result.converged = true;
+      break;
+    }
+    previous = step.energy;
+    diis.extrapolate(fock, error);
+    orbitals(fock, x, work, work2, coefficients);
+    density_of(coefficients, occupied, density);
+  }
+  return result;
+}
+
+}  // namespace kmini::hf

@@ -1,0 +1,44 @@
+// Restricted Hartree-Fock self-consistent field: core-Hamiltonian guess, symmetric
+// orthogonalisation S^{-1/2}, DIIS on the commutator FDS - SDF, and convergence on both the
+// energy change and the commutator. Matrix products run on the device through Kokkos Kernels
+// (cuBLAS on CUDA builds); the symmetric eigenproblems go to LAPACK on the host.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "hf/g_build.hpp"
+#include "hf/one_electron.hpp"
+
+namespace kmini::hf {
+
+struct ScfSettings {
+  int max_iterations = 50;
+  double energy_convergence = 1e-9;      // |E_k - E_{k-1}|, hartree
+  double commutator_convergence = 1e-6;  // max |X^T (FDS - SDF) X|
+  int diis_vectors = 8;
+};
+
+struct ScfIteration {
+  double energy = 0.0;  // total, hartree
+  double commutator = 0.0;
+  double g_seconds = 0.0;  // the G build of this iteration
+};
+
+struct ScfResult {
+  bool converged = false;
+  double energy = 0.0;  // total, with the nuclear repulsion
+  std::vector<ScfIteration> history;
+  double smallest_overlap_eigenvalue = 0.0;
+};
+
+// G(D) into g: the whole G, summed over ranks.
+using GBuild =
+    std::function<void(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g)>;
+
+// Throws InputError when the basis is numerically linearly dependent (S nearly singular).
+ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double nuclear_repulsion,
+                  const ScfSettings& settings, const GBuild& build_g);
+
+}  // namespace kmini::hf
