@@ -231,7 +231,7 @@ std::string ParamSpec::constraint() const {
 std::string ParamSpec::expectation() const {
   std::string what = describe_type(type);
   if (type == ParamType::integers_or_name || type == ParamType::name_or_path) {
-    what = "one of: " + join_words(choices, ", ") + ", or " + what;
+    what = "one of: " + join_words(choices, ", ") + ", " + what;
   } else if (!choices.empty()) {
     what = (type == ParamType::string_list ? "one or more of: " : "one of: ") +
            join_words(choices, ", ");

@@ -128,7 +128,7 @@ class Diis {
 }  // namespace
 
 ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double nuclear_repulsion,
-                  const ScfSettings& settings, const GBuild& build_g) {
+                  const ScfSettings& settings, const GBuild& build_g, const AllRanks& all_ranks) {
   const int n = static_cast<int>(one_electron.overlap.extent(0));
   ScfResult result;
 
@@ -217,8 +217,9 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
     result.history.push_back(step);
     result.energy = step.energy;
 
-    if (iteration > 1 && std::fabs(step.energy - previous) < settings.energy_convergence &&
-        step.commutator < settings.commutator_convergence) {
+    if (all_ranks(iteration > 1 &&
+                  std::fabs(step.energy - previous) < settings.energy_convergence &&
+                  step.commutator < settings.commutator_convergence)) {
       result.converged = true;
       break;
     }
@@ -227,6 +228,7 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
     orbitals(fock, x, work, work2, coefficients);
     density_of(coefficients, occupied, density);
   }
+  result.density = density;
   return result;
 }
 

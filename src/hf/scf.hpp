@@ -31,14 +31,18 @@ struct ScfResult {
   double energy = 0.0;  // total, with the nuclear repulsion
   std::vector<ScfIteration> history;
   double smallest_overlap_eigenvalue = 0.0;
+  Matrix<DeviceMemory> density;  // the converged one (the latest iterate when not converged)
 };
 
 // G(D) into g: the whole G, summed over ranks.
 using GBuild =
     std::function<void(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g)>;
 
+// Whether a condition holds on every rank, so that all ranks stop at the same iteration.
+using AllRanks = std::function<bool(bool)>;
+
 // Throws InputError when the basis is numerically linearly dependent (S nearly singular).
 ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double nuclear_repulsion,
-                  const ScfSettings& settings, const GBuild& build_g);
+                  const ScfSettings& settings, const GBuild& build_g, const AllRanks& all_ranks);
 
 }  // namespace kmini::hf

@@ -27,9 +27,9 @@ ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
   using Host = Kokkos::HostSpace;
   const std::size_t n = pairs.size();
   ShellPairs<Host> out;
-  out.shells = Kokkos::View<int* [2], Host>("hf::pair_shells", n);
-  out.first_functions = Kokkos::View<int* [2], Host>("hf::pair_functions", n);
-  out.ab = Kokkos::View<double* [3], Host>("hf::pair_ab", n);
+  out.shells = Kokkos::View<int* [2], Kokkos::LayoutRight, Host>("hf::pair_shells", n);
+  out.first_functions = Kokkos::View<int* [2], Kokkos::LayoutRight, Host>("hf::pair_functions", n);
+  out.ab = Kokkos::View<double* [3], Kokkos::LayoutRight, Host>("hf::pair_ab", n);
   out.primitives_begin = Kokkos::View<int*, Host>("hf::pair_primitives_begin", n + 1);
   std::size_t products = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -42,8 +42,8 @@ ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
   out.primitives_begin(n) = static_cast<int>(products);
   out.zeta = Kokkos::View<double*, Host>("hf::pair_zeta", products);
   out.weight = Kokkos::View<double*, Host>("hf::pair_weight", products);
-  out.center = Kokkos::View<double* [3], Host>("hf::pair_center", products);
-  out.from_a = Kokkos::View<double* [3], Host>("hf::pair_from_a", products);
+  out.center = Kokkos::View<double* [3], Kokkos::LayoutRight, Host>("hf::pair_center", products);
+  out.from_a = Kokkos::View<double* [3], Kokkos::LayoutRight, Host>("hf::pair_from_a", products);
   for (std::size_t i = 0; i < n; ++i) {
     const PlacedShell& a = basis.shells[static_cast<std::size_t>(pairs[i][0])];
     const PlacedShell& b = basis.shells[static_cast<std::size_t>(pairs[i][1])];

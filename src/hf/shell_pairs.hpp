@@ -31,14 +31,14 @@ const char* pair_kind_name(int kind);
 
 template <class Memory>
 struct ShellPairs {
-  Kokkos::View<int* [2], Memory> shells;           // (a, b)
-  Kokkos::View<int* [2], Memory> first_functions;  // of a and of b
-  Kokkos::View<double* [3], Memory> ab;            // A - B
-  Kokkos::View<int*, Memory> primitives_begin;     // pair i's products: [begin(i), begin(i+1))
+  Kokkos::View<int* [2], Kokkos::LayoutRight, Memory> shells;           // (a, b)
+  Kokkos::View<int* [2], Kokkos::LayoutRight, Memory> first_functions;  // of a and of b
+  Kokkos::View<double* [3], Kokkos::LayoutRight, Memory> ab;            // A - B
+  Kokkos::View<int*, Memory> primitives_begin;  // pair i's products: [begin(i), begin(i+1))
   Kokkos::View<double*, Memory> zeta;
   Kokkos::View<double*, Memory> weight;
-  Kokkos::View<double* [3], Memory> center;  // P
-  Kokkos::View<double* [3], Memory> from_a;  // P - A
+  Kokkos::View<double* [3], Kokkos::LayoutRight, Memory> center;  // P
+  Kokkos::View<double* [3], Kokkos::LayoutRight, Memory> from_a;  // P - A
 
   std::size_t size() const { return shells.extent(0); }
 };
