@@ -11,6 +11,7 @@
 
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
+#include "support/mpi_report.hpp"
 #include "support/mpirun.hpp"
 
 namespace kmini {
@@ -19,25 +20,11 @@ namespace {
 using testing::mpirun;
 using testing::ProcessResult;
 using testing::TempDir;
+using testing::valid_report_on_ranks;
 
 // A run that should take a few seconds; a hang (ranks disagreeing on what to run) fails with
 // exit status 124 instead of holding CI until the test's own timeout.
 constexpr int kLimitSeconds = 20;
-
-// Runs `yaml` on `ranks` ranks from `dir`; kmini must exit 0. The report.
-YAML::Node run_on(int ranks, const TempDir& dir, const std::string& yaml) {
-  SCOPED_TRACE(std::to_string(ranks) + " ranks");
-  const std::string input = dir.write("in.yaml", yaml);
-  const std::string report = dir.file("report.yaml");
-  const ProcessResult r = mpirun(
-      ranks, {"run", input, "--report", report, "--ceiling-elements", "0"}, 1, kLimitSeconds);
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  if (r.exit_code != 0) return YAML::Node();
-  const YAML::Node doc = YAML::LoadFile(report);
-  EXPECT_EQ(doc["meta"]["mpi"]["ranks"].as<int>(), ranks);
-  EXPECT_EQ(doc["summary"]["status"].as<std::string>(), "VALID");
-  return doc;
-}
 
 std::string describe(const YAML::Node& result) {
   YAML::Emitter point;
@@ -82,7 +69,7 @@ TEST(BridgeRanks, DumpsAreByteIdenticalOnOneTwoAndThreeRanks) {
   for (const int ranks : {1, 2, 3}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     TempDir dir;
-    const YAML::Node doc = run_on(ranks, dir, suite(dir));
+    const YAML::Node doc = valid_report_on_ranks(ranks, dir, suite(dir), kLimitSeconds);
     ASSERT_TRUE(doc.IsMap());
     ASSERT_EQ(doc["runs"].size(), dumps.size());
     for (std::size_t i = 0; i < dumps.size(); ++i) {
@@ -116,7 +103,7 @@ TEST(BridgeRanks, EveryVariantPassesOnUnevenSplits) {
   for (const int ranks : {1, 2, 3}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     TempDir dir;
-    const YAML::Node doc = run_on(ranks, dir, yaml);
+    const YAML::Node doc = valid_report_on_ranks(ranks, dir, yaml, kLimitSeconds);
     ASSERT_TRUE(doc.IsMap());
     ASSERT_EQ(doc["runs"].size(), 2u);
     EXPECT_EQ(doc["runs"][0]["results"].size(), 4u * 7u);
@@ -139,7 +126,7 @@ TEST(BridgeRanks, VectorVariantsOnAnUnevenSplit) {
   for (const int ranks : {2, 3}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     TempDir dir;
-    const YAML::Node doc = run_on(ranks, dir, yaml);
+    const YAML::Node doc = valid_report_on_ranks(ranks, dir, yaml, kLimitSeconds);
     ASSERT_TRUE(doc.IsMap());
     const YAML::Node results = doc["runs"][0]["results"];
     EXPECT_EQ(results.size(), 6u);

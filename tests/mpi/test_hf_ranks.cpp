@@ -1,0 +1,104 @@
+// The hf app's quartets split over ranks under mpirun: each rank builds G from its share of the
+// quartets and the shares are summed, so every variant's energy on 2 and 3 ranks is the one-rank
+// energy to 1e-10, the ranks' quartets add up to the one-rank count, and water keeps its
+// published energy.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "support/expect.hpp"
+#include "support/kmini_binary.hpp"
+#include "support/mpi_report.hpp"
+#include "support/mpirun.hpp"
+
+namespace kmini {
+namespace {
+
+using testing::mpirun;
+using testing::ProcessResult;
+using testing::TempDir;
+using testing::valid_report_on_ranks;
+
+const std::vector<std::string> kVariants{"atomic", "warp_aggregated", "kernel_split", "host_update",
+                                         "cpu"};
+
+// Every variant's energy agrees with the one-rank run's to this, in hartree (the figure).
+constexpr double kAgreement = 1e-10;
+
+// A run that should take a few seconds (longer in the sanitizers' build); a hang (ranks leaving
+// the SCF at different iterations, so that one waits in the sum of G) fails with exit status 124
+// instead of holding CI until the test's own timeout.
+constexpr int kLimitSeconds = 60;
+
+std::string shipped_molecule(const std::string& name) {
+  return std::string(KMINI_SOURCE_DIR) + "/inputs/molecules/" + name + ".xyz";
+}
+
+double metric(const YAML::Node& result, const std::string& name) {
+  const YAML::Node m = result["metrics"][name];
+  EXPECT_TRUE(m.IsMap()) << "no metric " << name;
+  return m.IsMap() ? m["value"].as<double>() : NAN;
+}
+
+// What a result must share with the same variant's on one rank.
+struct RankIndependent {
+  double energy = 0.0;
+  double quartets_computed = 0.0;  // summed over the ranks
+  double quartets_screened = 0.0;
+};
+
+RankIndependent rank_independent(const YAML::Node& result) {
+  return {metric(result, "energy"), metric(result, "quartets_computed"),
+          metric(result, "quartets_screened")};
+}
+
+TEST(HfRanks, EveryVariantGivesTheOneRankEnergy) {
+  // Three waters with screening and 1 MiB batches: each rank's G holds some of every quartet
+  // class's bras, and its own batches. One water against its published energy: the (pp|pp)
+  // class has one bra, so on 2 and 3 ranks some ranks have none of it.
+  const std::string yaml = "runs:\n  - app: hf\n    molecule: " + shipped_molecule("water-003") +
+                           "\n    screening_threshold: 1e-10\n    batch_megabytes: 1\n"
+                           "    variant: all\n"
+                           "  - app: hf\n    molecule: " +
+                           shipped_molecule("water-001") +
+                           "\n    reference_energy: -74.963023\n    variant: all\n";
+  std::vector<std::vector<RankIndependent>> one_rank;
+  for (const int ranks : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    TempDir dir;
+    const YAML::Node doc = valid_report_on_ranks(ranks, dir, yaml, kLimitSeconds);
+    ASSERT_TRUE(doc.IsMap());
+    ASSERT_EQ(doc["runs"].size(), 2u);
+    for (std::size_t run = 0; run < 2; ++run) {
+      SCOPED_TRACE("run " + std::to_string(run + 1));
+      const YAML::Node results = doc["runs"][run]["results"];
+      ASSERT_EQ(results.size(), kVariants.size());
+      if (ranks == 1) one_rank.emplace_back();
+      for (std::size_t v = 0; v < kVariants.size(); ++v) {
+        const YAML::Node result = results[v];
+        SCOPED_TRACE(kVariants[v]);
+        ASSERT_EQ(result["variant"].as<std::string>(), kVariants[v]);
+        ASSERT_EQ(result["status"].as<std::string>(), "ran");
+        EXPECT_EQ(result["validation"]["status"].as<std::string>(), "PASS") << result["validation"];
+        const RankIndependent here = rank_independent(result);
+        if (ranks == 1) {
+          one_rank.back().push_back(here);
+          continue;
+        }
+        ASSERT_EQ(one_rank.size(), 2u);
+        const RankIndependent& alone = one_rank[run][v];
+        EXPECT_NEAR(here.energy, alone.energy, kAgreement);
+        EXPECT_EQ(here.quartets_computed, alone.quartets_computed);
+        EXPECT_EQ(here.quartets_screened, alone.quartets_screened);
+      }
+    }
+  }
+  ASSERT_EQ(one_rank.size(), 2u);
+  EXPECT_GT(one_rank[0][0].quartets_screened, 0.0) << "water-003 should screen some quartets";
+}
+
+}  // namespace
+}  // namespace kmini

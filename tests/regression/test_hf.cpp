@@ -1,0 +1,633 @@
+// The hf app end to end on this machine's backend: water's published RHF energies in STO-3G and
+// 6-31G from every G-update variant; every variant's energy the same where screening drops
+// quartets and where a bounded buffer splits a class into batches; kernel_split bitwise
+// reproducible; charge, units and basis files given as paths; an SCF that does not converge, or
+// misses its reference energy, exits 3 with a report; bad input exits 2 naming the key.
+//
+// Every run is physics on fixed geometries: nothing here is random.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support/expect.hpp"
+#include "support/kmini_binary.hpp"
+#include "support/report_reading.hpp"
+
+namespace kmini {
+namespace {
+
+using testing::describe;
+using testing::kmini;
+using testing::metric;
+using testing::ProcessResult;
+using testing::run_report;
+using testing::TempDir;
+
+const std::vector<std::string> kVariants{"atomic", "warp_aggregated", "kernel_split", "host_update",
+                                         "cpu"};
+// The variants that stage integrals in a buffer bounded by batch_megabytes and report its size.
+const std::set<std::string> kBufferedVariants{"kernel_split", "host_update"};
+
+// The app's default convergence: energy change and commutator at the last iteration.
+constexpr double kEnergyConvergence = 1e-9;
+constexpr double kCommutatorConvergence = 1e-6;
+// Every variant's energy agrees with every other's to this, in hartree (the figure).
+constexpr double kVariantAgreement = 1e-10;
+
+std::string shipped_molecule(const std::string& name) {
+  return std::string(KMINI_SOURCE_DIR) + "/inputs/molecules/" + name + ".xyz";
+}
+
+// ---- what the test knows independently of the app ---------------------------------------------
+
+// Water at DESIGN.md's geometry, in Angstrom: inputs/molecules/water-001.xyz.
+struct XyzAtom {
+  const char* symbol;
+  double x, y, z;
+};
+const std::vector<XyzAtom> kWater{
+    {"O", 0.0, 0.0, 0.1173}, {"H", 0.0, 0.7572, -0.4692}, {"H", 0.0, -0.7572, -0.4692}};
+// Its nuclear repulsion, computed with Python from the same geometry and CODATA 2018's Bohr
+// radius (as in the unit tests).
+constexpr double kWaterNuclearRepulsion = 9.189533762639684;
+constexpr double kBohrRadiusAngstrom = 0.529177210903;
+
+// Water's RHF energy in a shipped basis (NWChem 7.0.2, printed to 6 decimals; DESIGN.md), and
+// the Cartesian functions of each of O's and H's shells in that basis (SP shells split into s and
+// p).
+struct WaterInBasis {
+  const char* basis;
+  const char* published_energy;  // as published, to go into the input unchanged
+  std::vector<int> oxygen_shells, hydrogen_shells;
+};
+const std::vector<WaterInBasis> kWaterInBasis{
+    {"sto-3g", "-74.963023", {1, 1, 3}, {1}},
+    {"6-31g", "-75.983974", {1, 1, 3, 1, 3}, {1, 1}},
+};
+
+const WaterInBasis& water_in(const std::string& basis) {
+  for (const auto& water : kWaterInBasis) {
+    if (water.basis == basis) return water;
+  }
+  throw std::invalid_argument("no published water energy in " + basis);
+}
+
+// The shells of `waters` water molecules (O, H, H each) in `basis`.
+std::vector<int> water_shells(const WaterInBasis& basis, int waters) {
+  std::vector<int> shells;
+  for (int i = 0; i < waters; ++i) {
+    shells.insert(shells.end(), basis.oxygen_shells.begin(), basis.oxygen_shells.end());
+    for (int h = 0; h < 2; ++h)
+      shells.insert(shells.end(), basis.hydrogen_shells.begin(), basis.hydrogen_shells.end());
+  }
+  return shells;
+}
+
+int functions_of(const std::vector<int>& shells) {
+  int total = 0;
+  for (const int functions : shells)
+    total += functions;
+  return total;
+}
+
+// The unique shell quartets of a basis before screening, one of each 8 that permutational
+// symmetry relates ((ab|cd) with a <= b, c <= d and pair ab <= pair cd), and their integrals,
+// the products of the four shells' function counts.
+struct QuartetCount {
+  double quartets = 0.0;
+  double integrals = 0.0;
+};
+
+QuartetCount unique_quartets(const std::vector<int>& shells) {
+  std::vector<double> pair_functions;
+  for (std::size_t a = 0; a < shells.size(); ++a) {
+    for (std::size_t b = a; b < shells.size(); ++b)
+      pair_functions.push_back(static_cast<double>(shells[a] * shells[b]));
+  }
+  QuartetCount count;
+  for (std::size_t p = 0; p < pair_functions.size(); ++p) {
+    for (std::size_t q = p; q < pair_functions.size(); ++q) {
+      count.quartets += 1.0;
+      count.integrals += pair_functions[p] * pair_functions[q];
+    }
+  }
+  return count;
+}
+
+// ---- running the app
+// -----------------------------------------------------------------------------
+
+// A suite of hf runs, one per body (YAML lines at the left margin). Molecule and basis paths
+// that are relative are resolved against the input's folder, not kmini's working directory.
+std::string suite(const std::vector<std::string>& bodies) {
+  std::string out = "runs:\n";
+  for (const auto& body : bodies) {
+    out += "  - app: hf\n";
+    std::istringstream lines(body);
+    for (std::string line; std::getline(lines, line);)
+      out += "    " + line + "\n";
+  }
+  return out;
+}
+
+// Runs `bodies` as one suite from `dir`; kmini must exit 0 with every result valid. Each run's
+// results, in order; none after a failed expectation.
+std::vector<std::vector<YAML::Node>> run_suite(const TempDir& dir,
+                                               const std::vector<std::string>& bodies,
+                                               const std::vector<std::string>& extra = {}) {
+  const YAML::Node doc = run_report(dir, suite(bodies), extra);
+  if (!doc.IsMap()) return {};
+  EXPECT_EQ(doc["summary"]["status"].as<std::string>(), "VALID");
+  std::vector<std::vector<YAML::Node>> runs;
+  for (const auto& run : doc["runs"]) {
+    runs.emplace_back();
+    for (const auto& result : run["results"])
+      runs.back().push_back(result);
+  }
+  EXPECT_EQ(runs.size(), bodies.size());
+  return runs;
+}
+
+// Runs `yaml` from `dir` where a validation must fail: exit 3, with a report, which it returns
+// (a null node after a failed expectation), and kmini's standard output in `out`.
+YAML::Node run_invalid(const TempDir& dir, const std::string& yaml, std::string* out) {
+  const std::string input = dir.write("in.yaml", yaml);
+  const std::string report = dir.file("report.yaml");
+  const ProcessResult r = kmini({"run", input, "--report", report, "--ceiling-elements", "0"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  *out = r.out;
+  if (!std::filesystem::exists(report)) {
+    ADD_FAILURE() << "no report";
+    return YAML::Node();
+  }
+  return YAML::LoadFile(report);
+}
+
+std::vector<std::string> variants_of(const std::vector<YAML::Node>& results) {
+  std::vector<std::string> names;
+  for (const auto& result : results)
+    names.push_back(result["variant"].as<std::string>());
+  return names;
+}
+
+// The total energy after each SCF iteration.
+std::vector<double> energy_series(const YAML::Node& result) {
+  return result["metrics"]["energy"]["values"].as<std::vector<double>>();
+}
+
+// A result that ran, passed its validation and converged under the default thresholds, with
+// metrics that agree with each other.
+void expect_converged(const YAML::Node& result) {
+  SCOPED_TRACE(describe(result));
+  ASSERT_EQ(result["status"].as<std::string>(), "ran");
+  const YAML::Node validation = result["validation"];
+  EXPECT_EQ(validation["status"].as<std::string>(), "PASS") << validation;
+  EXPECT_LE(validation["value"].as<double>(), validation["tolerance"].as<double>());
+
+  const std::vector<double> energies = energy_series(result);
+  ASSERT_GE(energies.size(), 2u);
+  EXPECT_EQ(metric(result, "energy"), energies.back());
+  const double iterations = static_cast<double>(energies.size());
+  EXPECT_EQ(metric(result, "scf_iterations"), iterations);
+  EXPECT_LT(std::fabs(energies.back() - energies[energies.size() - 2]), kEnergyConvergence);
+  EXPECT_LT(metric(result, "commutator"), kCommutatorConvergence);
+
+  // One G build per iteration, timed; the rates are those of the fastest build.
+  EXPECT_EQ(result["metrics"]["scf_g_build_min"]["values"].size(), energies.size());
+  const double fastest = metric(result, "scf_g_build_min");
+  EXPECT_GT(fastest, 0.0);
+  EXPECT_LE(fastest, metric(result, "scf_g_build_avg"));
+  EXPECT_LE(metric(result, "scf_g_build_avg"), metric(result, "scf_g_build_max"));
+  const double quartets = metric(result, "quartets_computed");
+  EXPECT_NEAR(metric(result, "quartets_per_second") * fastest, quartets, 1e-9 * quartets);
+  // A timed repetition is one more G build from the converged density.
+  EXPECT_EQ(result["work_per_repetition"]["items"].as<double>(), quartets);
+  if (result["variant"].as<std::string>() == "kernel_split")
+    EXPECT_EQ(metric(result, "repeated_g_elements_differing"), 0.0);
+
+  const bool buffered = kBufferedVariants.count(result["variant"].as<std::string>()) == 1;
+  EXPECT_EQ(result["metrics"]["batch_megabytes"].IsDefined(), buffered)
+      << "batch_megabytes is reported by kernel_split and host_update alone";
+}
+
+// ---- published energies ------------------------------------------------------------------------
+
+TEST(HfWater, PublishedEnergiesFromEveryVariant) {
+  TempDir dir;
+  std::vector<std::string> bodies;
+  for (const auto& water : kWaterInBasis) {
+    bodies.push_back("molecule: " + shipped_molecule("water-001") + "\nbasis: " + water.basis +
+                     "\nreference_energy: " + water.published_energy + "\nvariant: all\n");
+  }
+  const auto runs = run_suite(dir, bodies);
+  ASSERT_EQ(runs.size(), kWaterInBasis.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const WaterInBasis& water = kWaterInBasis[i];
+    SCOPED_TRACE(water.basis);
+    const double published = std::stod(water.published_energy);
+    const std::vector<int> shells = water_shells(water, 1);
+    const QuartetCount expected = unique_quartets(shells);
+    ASSERT_EQ(variants_of(runs[i]), kVariants);
+    for (const auto& result : runs[i]) {
+      SCOPED_TRACE(describe(result));
+      expect_converged(result);
+      EXPECT_EQ(result["validation"]["metric"].as<std::string>(),
+                "|energy - reference_energy| (hartree)");
+      EXPECT_EQ(result["validation"]["tolerance"].as<double>(), 1e-6);
+      // DESIGN.md asks for 1e-6 Eh. The published value is rounded to 6 decimals, so a right
+      // energy is within half a unit of its last digit: check that, which is tighter.
+      const double energy = metric(result, "energy");
+      EXPECT_LE(std::fabs(energy - published), 5e-7) << energy << " vs " << published;
+      // With a reference, the app checks each variant against it alone; the variants' agreement
+      // with each other is checked here.
+      EXPECT_NEAR(energy, metric(runs[i][0], "energy"), kVariantAgreement);
+      EXPECT_NEAR(metric(result, "nuclear_repulsion"), kWaterNuclearRepulsion,
+                  1e-12 * kWaterNuclearRepulsion);
+      EXPECT_EQ(metric(result, "basis_functions"), static_cast<double>(functions_of(shells)));
+      // Nothing in one molecule is screened at the default 1e-12: every unique quartet is
+      // computed, with all its integrals.
+      EXPECT_EQ(metric(result, "quartets_screened"), 0.0);
+      EXPECT_EQ(metric(result, "quartets_computed"), expected.quartets);
+      EXPECT_NEAR(metric(result, "integrals_per_second") * metric(result, "scf_g_build_min"),
+                  expected.integrals, 1e-9 * expected.integrals);
+    }
+  }
+}
+
+// ---- variants agree
+// ------------------------------------------------------------------------------
+
+TEST(HfVariants, AgreeWhereScreeningDropsQuartets) {
+  // Three waters in STO-3G: the distant molecules' quartets fall below 1e-10 and are skipped.
+  // (6-31G takes seconds per variant on CI's two cores; the batches are the next test's.)
+  TempDir dir;
+  const auto runs = run_suite(dir, {"molecule: " + shipped_molecule("water-003") +
+                                    "\nbasis: sto-3g\nscreening_threshold: 1e-10\n"
+                                    "batch_megabytes: 1\nvariant: all\n"});
+  ASSERT_EQ(runs.size(), 1u);
+  const std::vector<YAML::Node>& results = runs[0];
+  ASSERT_EQ(variants_of(results), kVariants);
+  const QuartetCount all = unique_quartets(water_shells(water_in("sto-3g"), 3));
+  const double computed = metric(results[0], "quartets_computed");
+  EXPECT_GT(metric(results[0], "quartets_screened"), 0.0);
+  EXPECT_EQ(computed + metric(results[0], "quartets_screened"), all.quartets);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const YAML::Node& result = results[i];
+    SCOPED_TRACE(describe(result));
+    expect_converged(result);
+    EXPECT_EQ(metric(result, "quartets_computed"), computed);
+    EXPECT_NEAR(metric(result, "energy"), metric(results[0], "energy"), kVariantAgreement);
+    // Without a reference the first variant's convergence is checked, and every later variant
+    // against the first one's energy.
+    const YAML::Node validation = result["validation"];
+    if (i == 0) {
+      EXPECT_CONTAINS(validation["metric"].as<std::string>(), "SCF converged");
+      EXPECT_EQ(validation["tolerance"].as<double>(), kEnergyConvergence);
+    } else {
+      EXPECT_EQ(validation["metric"].as<std::string>(),
+                "|energy - " + kVariants[0] + "'s energy| (hartree)");
+      EXPECT_EQ(validation["tolerance"].as<double>(), kVariantAgreement);
+    }
+    if (kBufferedVariants.count(result["variant"].as<std::string>()) == 1) {
+      EXPECT_LE(metric(result, "batch_megabytes"), 1.0);
+    }
+  }
+}
+
+// One primitive per shell and four p shells on each O: three waters have 78 pp pairs, whose
+// (pp|pp) class alone holds about 2 MiB of integrals, yet run in about a second. The shipped sets
+// have no class over batch_megabytes' smallest bound, 1 MiB, at sizes CI can afford.
+constexpr const char* kManyPShellsBasis =
+    "! one primitive per shell, four p shells on O\n"
+    "H 0\n"
+    "S 1 1.00\n 1.2 1.0\n"
+    "S 1 1.00\n 0.3 1.0\n"
+    "****\n"
+    "O 0\n"
+    "S 1 1.00\n 120.0 1.0\n"
+    "S 1 1.00\n 20.0 1.0\n"
+    "S 1 1.00\n 4.0 1.0\n"
+    "S 1 1.00\n 0.8 1.0\n"
+    "P 1 1.00\n 4.0 1.0\n"
+    "P 1 1.00\n 1.2 1.0\n"
+    "P 1 1.00\n 0.4 1.0\n"
+    "P 1 1.00\n 0.13 1.0\n"
+    "****\n";
+
+TEST(HfVariants, AgreeWhenABoundedBufferSplitsAClassIntoBatches) {
+  TempDir dir;
+  dir.write("many-p.gbs", kManyPShellsBasis);
+  const std::string common = "molecule: " + shipped_molecule("water-003") +
+                             "\nbasis: many-p.gbs\nscreening_threshold: 1e-10\n";
+  const auto runs =
+      run_suite(dir, {common + "batch_megabytes: 1\nvariant: [kernel_split, host_update, cpu]\n",
+                      common + "variant: kernel_split\n"});
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_EQ(runs[0].size(), 3u);
+  ASSERT_EQ(runs[1].size(), 1u);
+  const YAML::Node& cpu = runs[0][2];
+  const YAML::Node& unbounded = runs[1][0];
+  // Unbounded, the buffer holds the largest class whole: more than 1 MiB. Bounded by 1 MiB, no
+  // batch is larger, so that class was split.
+  EXPECT_GT(metric(unbounded, "batch_megabytes"), 1.0);
+  for (const auto& result : {runs[0][0], runs[0][1], cpu, unbounded}) {
+    SCOPED_TRACE(describe(result));
+    expect_converged(result);
+    EXPECT_GT(metric(result, "quartets_screened"), 0.0);
+    EXPECT_NEAR(metric(result, "energy"), metric(cpu, "energy"), kVariantAgreement);
+  }
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_LE(metric(runs[0][i], "batch_megabytes"), 1.0) << describe(runs[0][i]);
+}
+
+// ---- kernel_split's reproducibility
+// --------------------------------------------------------------
+
+TEST(HfKernelSplit, EnergiesAreBitwiseReproducible) {
+  // No atomics: each G block is summed by one thread in a fixed order, so a second case in the
+  // same process, and a third after a warm-up and a repetition, give the same doubles at every
+  // iteration. The report writes shortest round-trip decimals, so equal text is equal doubles.
+  // Two threads even on a one-core runner, so that the work is shared. (atomic, run alike,
+  // differs in the last bits from run to run.)
+  TempDir dir;
+  const std::string body = "molecule: " + shipped_molecule("water-003") +
+                           "\nbasis: sto-3g\nbatch_megabytes: 1\nvariant: kernel_split\n";
+  const auto runs =
+      run_suite(dir, {body, body, body + "warmup: 1\nrepetitions: 2\n"}, {"--kokkos-threads=2"});
+  ASSERT_EQ(runs.size(), 3u);
+  for (const auto& run : runs)
+    ASSERT_EQ(run.size(), 1u);
+  expect_converged(runs[0][0]);
+  const std::vector<double> first = energy_series(runs[0][0]);
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    SCOPED_TRACE("run " + std::to_string(i + 1));
+    EXPECT_EQ(energy_series(runs[i][0]), first);
+    EXPECT_EQ(metric(runs[i][0], "commutator"), metric(runs[0][0], "commutator"));
+  }
+}
+
+// ---- charge, units and basis files
+// ---------------------------------------------------------------
+
+TEST(HfMolecule, TheDicationConvergesToAHigherEnergy) {
+  // H2O 2+ has 8 electrons, 4 doubly occupied orbitals. Taking two electrons costs more than
+  // twice water's first ionisation energy (12.6 eV, 0.46 Eh); the nuclei are where they were.
+  TempDir dir;
+  const std::string water = "molecule: " + shipped_molecule("water-001") + "\n";
+  const auto runs = run_suite(dir, {water + "variant: [kernel_split, cpu]\n",
+                                    water + "charge: 2\nvariant: [kernel_split, cpu]\n"});
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_EQ(runs[0].size(), 2u);
+  ASSERT_EQ(runs[1].size(), 2u);
+  for (std::size_t v = 0; v < 2; ++v) {
+    const YAML::Node& neutral = runs[0][v];
+    const YAML::Node& dication = runs[1][v];
+    SCOPED_TRACE(describe(dication));
+    expect_converged(dication);
+    EXPECT_GT(metric(dication, "energy"), metric(neutral, "energy") + 2 * 0.46);
+    EXPECT_EQ(metric(dication, "nuclear_repulsion"), metric(neutral, "nuclear_repulsion"));
+  }
+}
+
+TEST(HfMolecule, CoordinatesInBohrGiveTheSameEnergy) {
+  // DESIGN.md's water written in bohr (Angstrom / 0.529177210903, 17 digits) against the shipped
+  // Angstrom file: read without `units: bohr`, or converted twice, the molecule would be 1.9 times
+  // too large or too small.
+  TempDir dir;
+  std::ostringstream xyz;
+  xyz.precision(17);
+  xyz << kWater.size() << "\nwater, bohr\n";
+  for (const XyzAtom& atom : kWater) {
+    xyz << atom.symbol << " " << atom.x / kBohrRadiusAngstrom << " " << atom.y / kBohrRadiusAngstrom
+        << " " << atom.z / kBohrRadiusAngstrom << "\n";
+  }
+  dir.write("water-bohr.xyz", xyz.str());
+  const auto runs =
+      run_suite(dir, {"molecule: " + shipped_molecule("water-001") + "\nvariant: cpu\n",
+                      "molecule: water-bohr.xyz\nunits: bohr\nvariant: cpu\n"});
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_EQ(runs[0].size(), 1u);
+  ASSERT_EQ(runs[1].size(), 1u);
+  const YAML::Node& bohr = runs[1][0];
+  expect_converged(runs[0][0]);
+  expect_converged(bohr);
+  EXPECT_NEAR(metric(bohr, "energy"), metric(runs[0][0], "energy"), 1e-9);
+  EXPECT_NEAR(metric(bohr, "nuclear_repulsion"), kWaterNuclearRepulsion,
+              1e-12 * kWaterNuclearRepulsion);
+}
+
+// STO-3G's H and O as inputs/basis/sto-3g.gbs has them (O's 2sp as one SP shell).
+constexpr const char* kSto3gHydrogen =
+    "H     0\n"
+    "S    3   1.00\n"
+    "      0.3425250914D+01       0.1543289673D+00\n"
+    "      0.6239137298D+00       0.5353281423D+00\n"
+    "      0.1688554040D+00       0.4446345422D+00\n"
+    "****\n";
+constexpr const char* kSto3gOxygenCore =
+    "O     0\n"
+    "S    3   1.00\n"
+    "      0.1307093214D+03       0.1543289673D+00\n"
+    "      0.2380886605D+02       0.5353281423D+00\n"
+    "      0.6443608313D+01       0.4446345422D+00\n";
+constexpr const char* kSto3gOxygenSp =
+    "SP   3   1.00\n"
+    "      0.5033151319D+01      -0.9996722919D-01       0.1559162750D+00\n"
+    "      0.1169596125D+01       0.3995128261D+00       0.6076837186D+00\n"
+    "      0.3803889600D+00       0.7001154689D+00       0.3919573931D+00\n"
+    "****\n";
+// The same 2sp as separate S and P shells on the same exponents, in e notation.
+constexpr const char* kSto3gOxygenSAndP =
+    "S 3 1.00\n"
+    "  5.033151319e+00  -9.996722919e-02\n"
+    "  1.169596125e+00   3.995128261e-01\n"
+    "  3.803889600e-01   7.001154689e-01\n"
+    "P 3 1.00\n"
+    "  5.033151319e+00   1.559162750e-01\n"
+    "  1.169596125e+00   6.076837186e-01\n"
+    "  3.803889600e-01   3.919573931e-01\n"
+    "****\n";
+
+TEST(HfBasis, AFileWithAnSpShellGivesTheShippedEnergy) {
+  // Files named by a path relative to the input's folder. The third scales H's exponents by
+  // 1.1^2: its energy must differ, or the path would not be what the app read.
+  TempDir dir;
+  std::filesystem::create_directory(dir.file("basis"));
+  dir.write("basis/sp.gbs", std::string("! STO-3G, H and O\n") + kSto3gHydrogen + kSto3gOxygenCore +
+                                kSto3gOxygenSp);
+  dir.write("basis/s-and-p.gbs",
+            std::string(kSto3gHydrogen) + kSto3gOxygenCore + kSto3gOxygenSAndP);
+  std::string scaled_hydrogen = kSto3gHydrogen;
+  scaled_hydrogen.replace(scaled_hydrogen.find("1.00"), 4, "1.10");
+  dir.write("basis/scaled-h.gbs", scaled_hydrogen + kSto3gOxygenCore + kSto3gOxygenSp);
+  const std::string water = "molecule: " + shipped_molecule("water-001") + "\n";
+  const auto runs = run_suite(dir, {water + "basis: sto-3g\nvariant: kernel_split\n",
+                                    water + "basis: basis/sp.gbs\nvariant: kernel_split\n",
+                                    water + "basis: basis/s-and-p.gbs\nvariant: kernel_split\n",
+                                    water + "basis: basis/scaled-h.gbs\nvariant: kernel_split\n"});
+  ASSERT_EQ(runs.size(), 4u);
+  for (const auto& run : runs)
+    ASSERT_EQ(run.size(), 1u);
+  const std::vector<std::string> names{"sto-3g", "basis/sp.gbs", "basis/s-and-p.gbs",
+                                       "basis/scaled-h.gbs"};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    SCOPED_TRACE(names[i]);
+    expect_converged(runs[i][0]);
+    EXPECT_EQ(metric(runs[i][0], "basis_functions"), 7.0);
+  }
+  const double shipped = metric(runs[0][0], "energy");
+  EXPECT_NEAR(metric(runs[1][0], "energy"), shipped, kVariantAgreement) << names[1];
+  EXPECT_NEAR(metric(runs[2][0], "energy"), shipped, kVariantAgreement) << names[2];
+  EXPECT_GT(std::fabs(metric(runs[3][0], "energy") - shipped), 1e-4) << names[3];
+}
+
+// ---- validation failures
+// -------------------------------------------------------------------------
+
+TEST(HfValidation, AnScfThatDoesNotConvergeExitsThree) {
+  TempDir dir;
+  std::string out;
+  const YAML::Node doc = run_invalid(dir,
+                                     "app: hf\nmolecule: " + shipped_molecule("water-001") +
+                                         "\nmax_iterations: 2\nvariant: [kernel_split, cpu]\n",
+                                     &out);
+  EXPECT_CONTAINS(out, "INVALID: 0 of 2 results passed validation");
+  ASSERT_TRUE(doc.IsMap());
+  EXPECT_EQ(doc["summary"]["status"].as<std::string>(), "INVALID");
+  const YAML::Node results = doc["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& result : results) {
+    SCOPED_TRACE(describe(result));
+    const YAML::Node validation = result["validation"];
+    EXPECT_EQ(validation["status"].as<std::string>(), "FAIL");
+    EXPECT_CONTAINS(validation["metric"].as<std::string>(), "SCF did not converge in 2 iterations");
+    EXPECT_GT(validation["value"].as<double>(), validation["tolerance"].as<double>());
+    // How far it got is reported.
+    EXPECT_EQ(metric(result, "scf_iterations"), 2.0);
+    EXPECT_EQ(energy_series(result).size(), 2u);
+  }
+}
+
+TEST(HfValidation, AnEnergyOffItsReferenceExitsThree) {
+  // -74.9630 is STO-3G water's energy cut to 4 decimals: 2.3e-5 off, beyond the default 1e-6,
+  // within a tolerance of 1e-4.
+  TempDir dir;
+  const std::string water = "    molecule: " + shipped_molecule("water-001") +
+                            "\n    reference_energy: -74.9630\n    variant: cpu\n";
+  std::string out;
+  const YAML::Node doc = run_invalid(
+      dir,
+      "runs:\n  - app: hf\n" + water + "  - app: hf\n" + water + "    energy_tolerance: 1e-4\n",
+      &out);
+  EXPECT_CONTAINS(out, "INVALID: 1 of 2 results passed validation");
+  ASSERT_TRUE(doc.IsMap());
+  ASSERT_EQ(doc["runs"].size(), 2u);
+  const YAML::Node strict = doc["runs"][0]["results"][0]["validation"];
+  const YAML::Node loose = doc["runs"][1]["results"][0]["validation"];
+  EXPECT_EQ(strict["status"].as<std::string>(), "FAIL") << strict;
+  EXPECT_NEAR(strict["value"].as<double>(), 2.3e-5, 1e-6);
+  EXPECT_EQ(loose["status"].as<std::string>(), "PASS") << loose;
+  EXPECT_EQ(loose["value"].as<double>(), strict["value"].as<double>());
+}
+
+// ---- bad input
+// -----------------------------------------------------------------------------------
+
+// `kmini check` and `kmini run` of `body` (one hf run; the files it names are in `dir`) exit 2
+// with one line holding every one of `phrases`; run writes no report.
+void expect_rejected(const TempDir& dir, const std::string& body,
+                     const std::vector<std::string>& phrases) {
+  SCOPED_TRACE(body);
+  const std::string input = dir.write("in.yaml", "app: hf\n" + body);
+  const std::vector<std::string> before = dir.entries();
+  const std::vector<std::vector<std::string>> commands{
+      {"check", input},
+      {"run", input, "--report", dir.file("report.yaml"), "--ceiling-elements", "0"}};
+  for (const auto& command : commands) {
+    SCOPED_TRACE("kmini " + command[0]);
+    const ProcessResult r = kmini(command);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    const auto lines = testing::nonempty_lines(r.err);
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_CONTAINS(lines[0], "kmini: error: ");
+    for (const auto& phrase : phrases)
+      EXPECT_CONTAINS(lines[0], phrase);
+  }
+  EXPECT_EQ(dir.entries(), before);
+}
+
+TEST(HfBadInput, Molecules) {
+  TempDir dir;
+  dir.write("unknown-element.xyz",
+            "3\nc\nO 0 0 0.1173\nXx 0 0.7572 -0.4692\nH 0 -0.7572 -0.4692\n");
+  dir.write("hydroxyl.xyz", "2\nOH radical\nO 0 0 0\nH 0 0 0.97\n");
+  // The second H 0.05 Angstrom from the first.
+  dir.write("too-close.xyz", "3\nc\nO 0 0 0.1173\nH 0 0.7572 -0.4692\nH 0 0.7572 -0.4192\n");
+  expect_rejected(dir, "molecule: unknown-element.xyz\n",
+                  {"in.yaml:2:11: molecule: ",
+                   "unknown-element.xyz:4: expected an element symbol H..Kr, found 'Xx'"});
+  expect_rejected(dir, "molecule: hydroxyl.xyz\n",
+                  {"in.yaml:2:11: molecule: restricted Hartree-Fock needs an even number of "
+                   "electrons; the molecule has 9 (charge 0)"});
+  expect_rejected(dir, "molecule: too-close.xyz\n",
+                  {"in.yaml:2:11: molecule: atoms 2 (H) and 3 (H) are 0.05 Angstrom apart, closer "
+                   "than 0.1 Angstrom"});
+  expect_rejected(dir, "molecule: absent.xyz\n",
+                  {"in.yaml:2:11: molecule: file 'absent.xyz' does not exist"});
+  // The run's own position names where the key is missing.
+  expect_rejected(dir, "basis: sto-3g\n",
+                  {"in.yaml:1:1: molecule: the hf app needs a molecule: an xyz file"});
+}
+
+TEST(HfBadInput, ChargeLeavingAnOddOrNoElectrons) {
+  TempDir dir;
+  const std::string water = "molecule: " + shipped_molecule("water-001") + "\n";
+  expect_rejected(dir, water + "charge: 1\n",
+                  {"in.yaml:3:9: charge: restricted Hartree-Fock needs an even number of "
+                   "electrons; the molecule has 9 (charge 1)"});
+  expect_rejected(dir, water + "charge: -1\n", {"in.yaml:3:9: charge: ", "has 11 (charge -1)"});
+  expect_rejected(dir, water + "charge: 10\n",
+                  {"in.yaml:3:9: charge: the molecule has 0 electrons (charge 10)"});
+}
+
+TEST(HfBadInput, BasisSets) {
+  TempDir dir;
+  dir.write("h-only.gbs", std::string("! hydrogen alone\n") + kSto3gHydrogen);
+  // Line 9 holds one number where an exponent and a coefficient belong.
+  dir.write("malformed.gbs",
+            "! a basis\nH 0\nS 1 1.00\n 1.0 1.0\n****\nO 0\nS 2 1.00\n 5.0 0.5\n 2.0\n****\n");
+  dir.write("d-shells.gbs",
+            "H 0\nS 1 1.00\n 1.0 1.0\nD 1 1.00\n 1.0 1.0\n****\n"
+            "O 0\nS 1 1.00\n 5.0 1.0\nP 1 1.00\n 1.0 1.0\nD 1 1.00\n 0.8 1.0\n****\n");
+  const std::string water = "molecule: " + shipped_molecule("water-001") + "\n";
+  expect_rejected(
+      dir, water + "basis: h-only.gbs\n",
+      {"in.yaml:3:8: basis: the basis set h-only (", "h-only.gbs) has no functions for O (Z = 8)"});
+  expect_rejected(dir, water + "basis: malformed.gbs\n",
+                  {"in.yaml:3:8: basis: ",
+                   "malformed.gbs:9: expected 2 numbers (exponent, coefficient), found 1"});
+  expect_rejected(dir, water + "basis: d-shells.gbs\n",
+                  {"in.yaml:3:8: basis: the basis set d-shells has d functions for H, and d "
+                   "functions are not supported (at most p)"});
+  expect_rejected(dir, water + "basis: sto3g\n",
+                  {"in.yaml:3:8: basis: expected one of: sto-3g, 6-31g, a file path",
+                   "found 'sto3g', which is no name and no file"});
+}
+
+TEST(HfBadInput, UnknownVariant) {
+  TempDir dir;
+  expect_rejected(dir, "molecule: " + shipped_molecule("water-001") + "\nvariant: kernel_splt\n",
+                  {"in.yaml:3:10: variant: expected one or more of: atomic, warp_aggregated, "
+                   "kernel_split, host_update, cpu, all, found 'kernel_splt' (did you mean "
+                   "'kernel_split'?)"});
+}
+
+}  // namespace
+}  // namespace kmini
