@@ -112,26 +112,11 @@ void for_each_class(const QuartetPlan& plan, F&& f) {
   }
 }
 
+// "hf::eri_ppps" and the like: every kernel named after its class, for profilers.
 template <class Class>
-const char* scatter_label() {
-  static const std::string label = std::string("hf::eri_scatter_") +
-                                   pair_kind_name(Class::bra_kind) +
-                                   pair_kind_name(Class::ket_kind);
-  return label.c_str();
-}
-
-template <class Class>
-const char* compute_label() {
-  static const std::string label =
-      std::string("hf::eri_") + pair_kind_name(Class::bra_kind) + pair_kind_name(Class::ket_kind);
-  return label.c_str();
-}
-
-template <class Class>
-const char* gather_label() {
-  static const std::string label = std::string("hf::gather_") + pair_kind_name(Class::bra_kind) +
-                                   pair_kind_name(Class::ket_kind);
-  return label.c_str();
+std::string kernel_label(const char* stem) {
+  return std::string("hf::") + stem + pair_kind_name(Class::bra_kind) +
+         pair_kind_name(Class::ket_kind);
 }
 
 }  // namespace
@@ -199,6 +184,22 @@ std::vector<std::array<int, 2>> GBuilder::batches(const ClassPlan& plan) const {
   return out;
 }
 
+template <class Class>
+std::size_t GBuilder::compute_batch(std::size_t class_index, std::int64_t first,
+                                    std::int64_t count) {
+  const auto needed = static_cast<std::size_t>(count * Class::integrals);
+  if (buffer_.extent(0) < needed)
+    buffer_ = Kokkos::View<double*, DeviceMemory>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::eri_buffer")), needed);
+  batch_capacity_ = std::max(batch_capacity_, static_cast<double>(needed));
+  const Tables<DeviceMemory>& t = *device_;
+  Kokkos::parallel_for(kernel_label<Class>("eri_"),
+                       Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>>(0, count),
+                       ComputeQuartets<Class, DeviceMemory>{t.pairs, t.boys, t.classes[class_index],
+                                                            buffer_, first});
+  return needed;
+}
+
 void GBuilder::build(GUpdate update, const Matrix<DeviceMemory>& density,
                      const Matrix<DeviceMemory>& g) {
   Kokkos::deep_copy(g, 0.0);
@@ -230,12 +231,12 @@ void GBuilder::build_on_device(GUpdate update, const Matrix<DeviceMemory>& densi
         0, plan_.classes[i].local_quartets());
     if (update == GUpdate::atomic) {
       using Target = DirectTarget<PlainAtomicAdd<DeviceMemory>>;
-      Kokkos::parallel_for(scatter_label<Class>(), policy,
+      Kokkos::parallel_for(kernel_label<Class>("eri_scatter_"), policy,
                            ScatterQuartets<Class, DeviceMemory, Target, false>{
                                t.pairs, t.boys, t.classes[i], density, {}, 0, Target{{g}}});
     } else {
       using Target = DirectTarget<WarpAggregatedAdd<DeviceMemory>>;
-      Kokkos::parallel_for(scatter_label<Class>(), policy,
+      Kokkos::parallel_for(kernel_label<Class>("eri_scatter_"), policy,
                            ScatterQuartets<Class, DeviceMemory, Target, false>{
                                t.pairs, t.boys, t.classes[i], density, {}, 0, Target{{g}}});
     }
@@ -252,16 +253,9 @@ void GBuilder::build_split(const Matrix<DeviceMemory>& density, const Matrix<Dev
       const std::int64_t first = c.offsets[p_begin - c.bra_begin];
       const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
       if (count == 0) continue;
-      const auto needed = static_cast<std::size_t>(count * Class::integrals);
-      if (buffer_.extent(0) < needed)
-        buffer_ = Kokkos::View<double*, DeviceMemory>(
-            Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::eri_buffer")), needed);
-      batch_capacity_ = std::max(batch_capacity_, static_cast<double>(needed));
-      Kokkos::parallel_for(
-          compute_label<Class>(),
-          Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>>(0, count),
-          ComputeQuartets<Class, DeviceMemory>{t.pairs, t.boys, t.classes[i], buffer_, first});
-      Kokkos::parallel_for(gather_label<Class>(), Kokkos::RangePolicy<Device>(0, shells * shells),
+      compute_batch<Class>(i, first, count);
+      Kokkos::parallel_for(kernel_label<Class>("gather_"),
+                           Kokkos::RangePolicy<Device>(0, shells * shells),
                            GatherBlocks<Class, DeviceMemory>{t.pairs, t.shells, t.classes[i],
                                                              density, buffer_, p_begin, p_end, g});
     }
@@ -271,7 +265,6 @@ void GBuilder::build_split(const Matrix<DeviceMemory>& density, const Matrix<Dev
 void GBuilder::build_host_update(const Matrix<DeviceMemory>& density,
                                  const Matrix<DeviceMemory>& g) {
   if (!host_) host_ = std::make_unique<Tables<Host>>(make_tables<Host>());
-  const Tables<DeviceMemory>& t = *device_;
   const Tables<Host>& h = *host_;
   const auto host_density = Kokkos::create_mirror_view_and_copy(Host(), density);
   Matrix<Host> host_g("hf::g_host", g.extent(0), g.extent(1));
@@ -283,20 +276,12 @@ void GBuilder::build_host_update(const Matrix<DeviceMemory>& density,
       const std::int64_t first = c.offsets[p_begin - c.bra_begin];
       const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
       if (count == 0) continue;
-      const auto needed = static_cast<std::size_t>(count * Class::integrals);
-      if (buffer_.extent(0) < needed)
-        buffer_ = Kokkos::View<double*, DeviceMemory>(
-            Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::eri_buffer")), needed);
-      batch_capacity_ = std::max(batch_capacity_, static_cast<double>(needed));
-      Kokkos::parallel_for(
-          compute_label<Class>(),
-          Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>>(0, count),
-          ComputeQuartets<Class, DeviceMemory>{t.pairs, t.boys, t.classes[i], buffer_, first});
+      const std::size_t needed = compute_batch<Class>(i, first, count);
       const auto integrals = Kokkos::create_mirror_view_and_copy(
           Host(), Kokkos::subview(buffer_, std::make_pair(std::size_t{0}, needed)));
       using Target = ScatterTarget<decltype(scatter)>;
       Kokkos::parallel_for(
-          scatter_label<Class>(),
+          kernel_label<Class>("eri_scatter_"),
           Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(first, first + count),
           ScatterQuartets<Class, Host, Target, true>{h.pairs, h.boys, h.classes[i], host_density,
                                                      integrals, first, Target{scatter}});
@@ -315,7 +300,7 @@ void GBuilder::build_cpu(const Matrix<DeviceMemory>& density, const Matrix<Devic
   for_each_class(plan_, [&](auto cls, std::size_t i) {
     using Class = decltype(cls);
     using Target = ScatterTarget<decltype(scatter)>;
-    Kokkos::parallel_for(scatter_label<Class>(),
+    Kokkos::parallel_for(kernel_label<Class>("eri_scatter_"),
                          Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(
                              0, plan_.classes[i].local_quartets()),
                          ScatterQuartets<Class, Host, Target, false>{

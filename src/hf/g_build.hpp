@@ -54,6 +54,10 @@ class GBuilder {
   void build_split(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g);
   void build_host_update(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g);
   void build_cpu(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g);
+  // kernel_split's first kernel on quartets [first, first + count) of a class, into the buffer
+  // (grown to fit); the number of integrals written.
+  template <class Class>
+  std::size_t compute_batch(std::size_t class_index, std::int64_t first, std::int64_t count);
   // Consecutive bra ranges of each class whose integrals fit the buffer.
   std::vector<std::array<int, 2>> batches(const ClassPlan& plan) const;
 
