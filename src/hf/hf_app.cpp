@@ -17,6 +17,7 @@
 #include "core/host_backends.hpp"
 #include "core/registry.hpp"
 #include "core/text.hpp"
+#include "hf/atomic_guess.hpp"
 #include "hf/g_build.hpp"
 #include "hf/hf_setup.hpp"
 #include "hf/molecular_basis.hpp"
@@ -127,6 +128,8 @@ class HfCase : public Case {
     plan_ = plan_quartets(kinds, primitives, schwarz, setup_.screening_threshold, comm_.rank(),
                           comm_.size());
     one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule));
+    if (setup_.guess == Guess::sad)
+      initial_density_ = superposed_atomic_densities(setup_.basis, setup_.molecule, basis_);
     builder_ =
         std::make_unique<GBuilder>(basis_, pair_shells, host_pairs, plan_, setup_.batch_bytes);
   }
@@ -146,7 +149,7 @@ class HfCase : public Case {
     const auto start = std::chrono::steady_clock::now();
     results_[variant.index] = run_scf(
         one_electron_, setup_.molecule.electrons() / 2, setup_.molecule.nuclear_repulsion(),
-        settings,
+        settings, initial_density_,
         [&](const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
           build_g(update, density, g);
         },
@@ -261,6 +264,7 @@ class HfCase : public Case {
   MolecularBasis basis_;
   QuartetPlan plan_;
   OneElectronMatrices one_electron_;
+  HostMatrix initial_density_;  // empty: the core Hamiltonian's guess
   std::unique_ptr<GBuilder> builder_;
   std::map<std::size_t, ScfResult> results_;
   std::map<std::size_t, double> scf_seconds_;

@@ -22,6 +22,11 @@ std::vector<ParamSpec> hf_params() {
                          "the molecule's total charge; the electron count must be even"),
       ParamSpec::choice("units", "angstrom", {"angstrom", "bohr"},
                         "the units of the xyz file's coordinates"),
+      ParamSpec::choice("guess", "sad", {"sad", "core"},
+                        "the SCF's starting density: sad, the superposition of the atoms' own "
+                        "densities (each element's spherically averaged SCF), or core, the core "
+                        "Hamiltonian's orbitals (the seeds' guess; it fails to converge for large "
+                        "clusters in 6-31G)"),
       ParamSpec::real("screening_threshold", 1e-12,
                       "a quartet (ab|cd) is skipped when its Schwarz bound Q_ab Q_cd is below this")
           .range(0.0, 1e-3),
@@ -84,6 +89,16 @@ HfSetup setup_of(const Params& params) {
       !problem.empty())
     params.reject("basis", problem + "; kmini's integrals cover s and p shells only");
 
+  int functions = 0;
+  for (const Atom& atom : setup.molecule.atoms)
+    for (const Shell& shell : setup.basis.shells_of_element.at(atom.atomic_number))
+      functions += cartesian_functions(shell.l);
+  if (2 * functions < setup.molecule.electrons())
+    params.reject("basis", "the basis has " + std::to_string(functions) +
+                               " functions on this molecule, too few for its " +
+                               std::to_string(setup.molecule.electrons() / 2) +
+                               " doubly occupied orbitals");
+  setup.guess = params.string("guess") == "core" ? Guess::core : Guess::sad;
   setup.max_iterations = static_cast<int>(params.integer("max_iterations"));
   setup.energy_convergence = params.real("convergence");
   setup.commutator_convergence = params.real("commutator_convergence");

@@ -13,10 +13,13 @@
 
 namespace kmini::hf {
 
+enum class Guess { sad, core };
+
 struct HfSetup {
   Molecule molecule;
   BasisSet basis;
   std::string basis_file;
+  Guess guess = Guess::sad;
   int max_iterations = 50;
   double energy_convergence = 1e-9;
   double commutator_convergence = 1e-6;

@@ -9,10 +9,9 @@
 #include <KokkosBlas3_gemm.hpp>
 
 #include "core/error.hpp"
+#include "hf/symmetric_eigen.hpp"
 
 extern "C" {
-void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
-            double* work, const int* lwork, int* info);
 void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv, double* b,
             const int* ldb, int* info);
 }
@@ -27,20 +26,6 @@ using Host = Kokkos::HostSpace;
 
 // Below this, the overlap matrix's smallest eigenvalue means a linearly dependent basis.
 constexpr double kLinearDependence = 1e-10;
-
-// Eigenvalues (ascending) and eigenvectors (columns, in place) of a symmetric host matrix.
-std::vector<double> symmetric_eigen(Matrix<Host>& a) {
-  const int n = static_cast<int>(a.extent(0));
-  std::vector<double> w(static_cast<std::size_t>(n));
-  int info = 0, lwork = -1;
-  double query = 0.0;
-  dsyev_("V", "U", &n, a.data(), &n, w.data(), &query, &lwork, &info);
-  lwork = static_cast<int>(query);
-  std::vector<double> work(static_cast<std::size_t>(lwork));
-  dsyev_("V", "U", &n, a.data(), &n, w.data(), work.data(), &lwork, &info);
-  if (info != 0) throw RuntimeFailure("LAPACK dsyev failed (info " + std::to_string(info) + ")");
-  return w;
-}
 
 DeviceMatrix device_matrix(const char* label, int n) {
   return DeviceMatrix(std::string(label), n, n);
@@ -128,7 +113,8 @@ class Diis {
 }  // namespace
 
 ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double nuclear_repulsion,
-                  const ScfSettings& settings, const GBuild& build_g, const AllRanks& all_ranks) {
+                  const ScfSettings& settings, const HostMatrix& initial_density,
+                  const GBuild& build_g, const AllRanks& all_ranks) {
   const int n = static_cast<int>(one_electron.overlap.extent(0));
   ScfResult result;
 
@@ -169,9 +155,12 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
   const DeviceMatrix work = device_matrix("hf::work", n), work2 = device_matrix("hf::work2", n);
   const DeviceMatrix error = device_matrix("hf::diis_error", n);
 
-  // Core-Hamiltonian guess.
-  orbitals(h, x, work, work2, coefficients);
-  density_of(coefficients, occupied, density);
+  if (initial_density.extent(0) == 0) {  // the core Hamiltonian's orbitals
+    orbitals(h, x, work, work2, coefficients);
+    density_of(coefficients, occupied, density);
+  } else {
+    Kokkos::deep_copy(density, initial_density);
+  }
 
   Diis diis(settings.diis_vectors);
   double previous = 0.0;

@@ -1,4 +1,4 @@
-// Restricted Hartree-Fock self-consistent field: core-Hamiltonian guess, symmetric
+// Restricted Hartree-Fock self-consistent field: a given or core-Hamiltonian guess, symmetric
 // orthogonalisation S^{-1/2}, DIIS on the commutator FDS - SDF, and convergence on both the
 // energy change and the commutator. Matrix products run on the device through Kokkos Kernels
 // (cuBLAS on CUDA builds); the symmetric eigenproblems go to LAPACK on the host.
@@ -41,8 +41,11 @@ using GBuild =
 // Whether a condition holds on every rank, so that all ranks stop at the same iteration.
 using AllRanks = std::function<bool(bool)>;
 
-// Throws InputError when the basis is numerically linearly dependent (S nearly singular).
+// Starts from `initial_density` (D = 2 C_occ C_occ^T convention), or from the core
+// Hamiltonian's orbitals when it is empty. Throws InputError when the basis is numerically
+// linearly dependent (S nearly singular).
 ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double nuclear_repulsion,
-                  const ScfSettings& settings, const GBuild& build_g, const AllRanks& all_ranks);
+                  const ScfSettings& settings, const HostMatrix& initial_density,
+                  const GBuild& build_g, const AllRanks& all_ranks);
 
 }  // namespace kmini::hf
