@@ -2,6 +2,8 @@
 
 #include <Kokkos_ScatterView.hpp>
 #include <algorithm>
+#include <chrono>
+#include <utility>
 
 #include "core/host_backends.hpp"
 #include "core/view_of.hpp"
@@ -200,114 +202,127 @@ std::size_t GBuilder::compute_batch(std::size_t class_index, std::int64_t first,
   return needed;
 }
 
+// The host's part of a build where some classes are host_update or cpu: the density copied over
+// once, and a G private to each host thread, added into the device's G at the end.
+struct GBuilder::HostPart {
+  Matrix<Host> density;
+  Matrix<Host> g;
+  decltype(Kokkos::Experimental::create_scatter_view(std::declval<Matrix<Host>>())) scatter;
+};
+
 void GBuilder::build(GUpdate update, const Matrix<DeviceMemory>& density,
                      const Matrix<DeviceMemory>& g) {
+  build_by_class(std::vector<GUpdate>(plan_.classes.size(), update), density, g);
+}
+
+void GBuilder::build_by_class(const std::vector<GUpdate>& updates,
+                              const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g,
+                              std::vector<double>* class_seconds) {
   Kokkos::deep_copy(g, 0.0);
-  switch (update) {
-    case GUpdate::atomic:
-    case GUpdate::warp_aggregated:
-      build_on_device(update, density, g);
-      break;
-    case GUpdate::kernel_split:
-      build_split(density, g);
-      break;
-    case GUpdate::host_update:
-      build_host_update(density, g);
-      break;
-    case GUpdate::cpu:
-      build_cpu(density, g);
-      break;
+  if (class_seconds != nullptr) class_seconds->assign(plan_.classes.size(), 0.0);
+  std::unique_ptr<HostPart> host;
+  for_each_class(plan_, [&](auto cls, std::size_t i) {
+    using Class = decltype(cls);
+    Kokkos::fence();
+    const auto start = std::chrono::steady_clock::now();
+    switch (updates.at(i)) {
+      case GUpdate::atomic:
+        scatter_class<Class, PlainAtomicAdd<DeviceMemory>>(i, density, g);
+        break;
+      case GUpdate::warp_aggregated:
+        scatter_class<Class, WarpAggregatedAdd<DeviceMemory>>(i, density, g);
+        break;
+      case GUpdate::kernel_split:
+        split_class<Class>(i, density, g);
+        break;
+      case GUpdate::host_update:
+      case GUpdate::cpu:
+        if (!host_) host_ = std::make_unique<Tables<Host>>(make_tables<Host>());
+        if (!host) {
+          host = std::make_unique<HostPart>();
+          host->density = Kokkos::create_mirror_view_and_copy(Host(), density);
+          host->g = Matrix<Host>("hf::g_host", g.extent(0), g.extent(1));
+          host->scatter = Kokkos::Experimental::create_scatter_view(host->g);
+        }
+        host_class<Class>(updates[i], i, *host);
+        break;
+    }
+    if (class_seconds != nullptr) {
+      Kokkos::fence();
+      (*class_seconds)[i] =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+  });
+  if (host) {
+    Kokkos::Experimental::contribute(host->g, host->scatter);
+    const auto from_host = Kokkos::create_mirror_view_and_copy(DeviceMemory(), host->g);
+    Kokkos::parallel_for(
+        "hf::add_host_g",
+        Kokkos::MDRangePolicy<Device, Kokkos::Rank<2, Kokkos::Iterate::Left>>(
+            {0, 0},
+            {static_cast<std::int64_t>(g.extent(0)), static_cast<std::int64_t>(g.extent(1))}),
+        KOKKOS_LAMBDA(const std::int64_t r, const std::int64_t c) { g(r, c) += from_host(r, c); });
   }
   symmetrise<Device>(g);
   Kokkos::fence();
 }
 
-void GBuilder::build_on_device(GUpdate update, const Matrix<DeviceMemory>& density,
-                               const Matrix<DeviceMemory>& g) {
+template <class Class, class Add>
+void GBuilder::scatter_class(std::size_t i, const Matrix<DeviceMemory>& density,
+                             const Matrix<DeviceMemory>& g) {
   const Tables<DeviceMemory>& t = *device_;
-  for_each_class(plan_, [&](auto cls, std::size_t i) {
-    using Class = decltype(cls);
-    const Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>> policy(
-        0, plan_.classes[i].local_quartets());
-    if (update == GUpdate::atomic) {
-      using Target = DirectTarget<PlainAtomicAdd<DeviceMemory>>;
-      Kokkos::parallel_for(kernel_label<Class>("eri_scatter_"), policy,
-                           ScatterQuartets<Class, DeviceMemory, Target, false>{
-                               t.pairs, t.boys, t.classes[i], density, {}, 0, Target{{g}}});
-    } else {
-      using Target = DirectTarget<WarpAggregatedAdd<DeviceMemory>>;
-      Kokkos::parallel_for(kernel_label<Class>("eri_scatter_"), policy,
-                           ScatterQuartets<Class, DeviceMemory, Target, false>{
-                               t.pairs, t.boys, t.classes[i], density, {}, 0, Target{{g}}});
-    }
-  });
+  using Target = DirectTarget<Add>;
+  Kokkos::parallel_for(kernel_label<Class>("eri_scatter_"),
+                       Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>>(
+                           0, plan_.classes[i].local_quartets()),
+                       ScatterQuartets<Class, DeviceMemory, Target, false>{
+                           t.pairs, t.boys, t.classes[i], density, {}, 0, Target{Add{g}}});
 }
 
-void GBuilder::build_split(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
+template <class Class>
+void GBuilder::split_class(std::size_t i, const Matrix<DeviceMemory>& density,
+                           const Matrix<DeviceMemory>& g) {
   const Tables<DeviceMemory>& t = *device_;
   const int shells = static_cast<int>(basis_.shells.size());
-  for_each_class(plan_, [&](auto cls, std::size_t i) {
-    using Class = decltype(cls);
-    const ClassPlan& c = plan_.classes[i];
-    for (const auto& [p_begin, p_end] : batches(c)) {
-      const std::int64_t first = c.offsets[p_begin - c.bra_begin];
-      const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
-      if (count == 0) continue;
-      compute_batch<Class>(i, first, count);
-      Kokkos::parallel_for(kernel_label<Class>("gather_"),
-                           Kokkos::RangePolicy<Device>(0, shells * shells),
-                           GatherBlocks<Class, DeviceMemory>{t.pairs, t.shells, t.classes[i],
-                                                             density, buffer_, p_begin, p_end, g});
-    }
-  });
+  const ClassPlan& c = plan_.classes[i];
+  for (const auto& [p_begin, p_end] : batches(c)) {
+    const std::int64_t first = c.offsets[p_begin - c.bra_begin];
+    const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
+    if (count == 0) continue;
+    compute_batch<Class>(i, first, count);
+    Kokkos::parallel_for(kernel_label<Class>("gather_"),
+                         Kokkos::RangePolicy<Device>(0, shells * shells),
+                         GatherBlocks<Class, DeviceMemory>{t.pairs, t.shells, t.classes[i], density,
+                                                           buffer_, p_begin, p_end, g});
+  }
 }
 
-void GBuilder::build_host_update(const Matrix<DeviceMemory>& density,
-                                 const Matrix<DeviceMemory>& g) {
-  if (!host_) host_ = std::make_unique<Tables<Host>>(make_tables<Host>());
+template <class Class>
+void GBuilder::host_class(GUpdate update, std::size_t i, HostPart& host) {
   const Tables<Host>& h = *host_;
-  const auto host_density = Kokkos::create_mirror_view_and_copy(Host(), density);
-  Matrix<Host> host_g("hf::g_host", g.extent(0), g.extent(1));
-  auto scatter = Kokkos::Experimental::create_scatter_view(host_g);
-  for_each_class(plan_, [&](auto cls, std::size_t i) {
-    using Class = decltype(cls);
-    const ClassPlan& c = plan_.classes[i];
-    for (const auto& [p_begin, p_end] : batches(c)) {
-      const std::int64_t first = c.offsets[p_begin - c.bra_begin];
-      const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
-      if (count == 0) continue;
-      const std::size_t needed = compute_batch<Class>(i, first, count);
-      const auto integrals = Kokkos::create_mirror_view_and_copy(
-          Host(), Kokkos::subview(buffer_, std::make_pair(std::size_t{0}, needed)));
-      using Target = ScatterTarget<decltype(scatter)>;
-      Kokkos::parallel_for(
-          kernel_label<Class>("eri_scatter_"),
-          Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(first, first + count),
-          ScatterQuartets<Class, Host, Target, true>{h.pairs, h.boys, h.classes[i], host_density,
-                                                     integrals, first, Target{scatter}});
-    }
-  });
-  Kokkos::Experimental::contribute(host_g, scatter);
-  Kokkos::deep_copy(g, host_g);
-}
-
-void GBuilder::build_cpu(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
-  if (!host_) host_ = std::make_unique<Tables<Host>>(make_tables<Host>());
-  const Tables<Host>& h = *host_;
-  const auto host_density = Kokkos::create_mirror_view_and_copy(Host(), density);
-  Matrix<Host> host_g("hf::g_host", g.extent(0), g.extent(1));
-  auto scatter = Kokkos::Experimental::create_scatter_view(host_g);
-  for_each_class(plan_, [&](auto cls, std::size_t i) {
-    using Class = decltype(cls);
-    using Target = ScatterTarget<decltype(scatter)>;
-    Kokkos::parallel_for(kernel_label<Class>("eri_scatter_"),
-                         Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(
-                             0, plan_.classes[i].local_quartets()),
-                         ScatterQuartets<Class, Host, Target, false>{
-                             h.pairs, h.boys, h.classes[i], host_density, {}, 0, Target{scatter}});
-  });
-  Kokkos::Experimental::contribute(host_g, scatter);
-  Kokkos::deep_copy(g, host_g);
+  const ClassPlan& c = plan_.classes[i];
+  using Target = ScatterTarget<decltype(host.scatter)>;
+  if (update == GUpdate::cpu) {
+    Kokkos::parallel_for(
+        kernel_label<Class>("eri_scatter_"),
+        Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(0, c.local_quartets()),
+        ScatterQuartets<Class, Host, Target, false>{
+            h.pairs, h.boys, h.classes[i], host.density, {}, 0, Target{host.scatter}});
+    return;
+  }
+  for (const auto& [p_begin, p_end] : batches(c)) {
+    const std::int64_t first = c.offsets[p_begin - c.bra_begin];
+    const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
+    if (count == 0) continue;
+    const std::size_t needed = compute_batch<Class>(i, first, count);
+    const auto integrals = Kokkos::create_mirror_view_and_copy(
+        Host(), Kokkos::subview(buffer_, std::make_pair(std::size_t{0}, needed)));
+    Kokkos::parallel_for(
+        kernel_label<Class>("eri_scatter_"),
+        Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(first, first + count),
+        ScatterQuartets<Class, Host, Target, true>{h.pairs, h.boys, h.classes[i], host.density,
+                                                   integrals, first, Target{host.scatter}});
+  }
 }
 
 }  // namespace kmini::hf

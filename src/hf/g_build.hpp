@@ -37,6 +37,14 @@ class GBuilder {
   // symmetrised; the caller sums it over ranks.
   void build(GUpdate update, const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g);
 
+  // The same with updates[i] for the quartets of class i (of the plan's classes), so that each
+  // class can take the update that suits it; with `class_seconds`, each class's time, fenced.
+  void build_by_class(const std::vector<GUpdate>& updates, const Matrix<DeviceMemory>& density,
+                      const Matrix<DeviceMemory>& g, std::vector<double>* class_seconds = nullptr);
+
+  // The plan's classes, whose order build_by_class's vectors follow.
+  const QuartetPlan& plan() const { return plan_; }
+
   // Per build, on this rank.
   double quartets() const { return quartets_; }
   double integrals() const { return integrals_; }
@@ -47,13 +55,19 @@ class GBuilder {
   template <class Memory>
   struct Tables;
 
+  struct HostPart;
+
   template <class Memory>
   Tables<Memory> make_tables() const;
-  void build_on_device(GUpdate update, const Matrix<DeviceMemory>& density,
-                       const Matrix<DeviceMemory>& g);
-  void build_split(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g);
-  void build_host_update(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g);
-  void build_cpu(const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g);
+  // Class i's contributions to G, by one update each.
+  template <class Class, class Add>
+  void scatter_class(std::size_t i, const Matrix<DeviceMemory>& density,
+                     const Matrix<DeviceMemory>& g);
+  template <class Class>
+  void split_class(std::size_t i, const Matrix<DeviceMemory>& density,
+                   const Matrix<DeviceMemory>& g);
+  template <class Class>
+  void host_class(GUpdate update, std::size_t i, HostPart& host);
   // kernel_split's first kernel on quartets [first, first + count) of a class, into the buffer
   // (grown to fit); the number of integrals written.
   template <class Class>

@@ -18,6 +18,7 @@
 #include "core/registry.hpp"
 #include "core/text.hpp"
 #include "hf/atomic_guess.hpp"
+#include "hf/auto_update.hpp"
 #include "hf/g_build.hpp"
 #include "hf/hf_setup.hpp"
 #include "hf/molecular_basis.hpp"
@@ -42,12 +43,12 @@ struct HfVariant {
   const char* name;
   const char* doc;
   bool baseline;
-  GUpdate update;
+  GUpdate update;  // unused by auto, which chooses per class (hf/auto_update.hpp)
   std::string (*missing_backend)();
 };
 
-const std::array<HfVariant, 5>& variant_table() {
-  static const std::array<HfVariant, 5> rows{{
+const std::array<HfVariant, 6>& variant_table() {
+  static const std::array<HfVariant, 6> rows{{
       {"atomic",
        "the seed's naive GPU version: one thread per shell quartet computes its integrals and "
        "adds its contributions to the six G blocks it touches with plain atomics",
@@ -69,8 +70,23 @@ const std::array<HfVariant, 5>& variant_table() {
        "everything on the host's OpenMP threads, each with a private G (seed 000 patterns "
        "(5)/(6))",
        true, GUpdate::cpu, openmp_backend_missing},
+      {"auto",
+       "the fastest update class by class, timed in the SCF's first iterations: atomic, "
+       "warp_aggregated and kernel_split (and cpu on a host-only build) each build G twice, and "
+       "each class keeps its fastest; metrics auto_chose_NAME_for_CLASS say which",
+       false, GUpdate::atomic, nothing_missing},
   }};
   return rows;
+}
+
+bool is_auto(const VariantSpec& variant) {
+  return variant.name == "auto";
+}
+
+const char* update_name(GUpdate update) {
+  for (const HfVariant& row : variant_table())
+    if (std::string(row.name) != "auto" && row.update == update) return row.name;
+  return "?";
 }
 
 std::vector<VariantSpec> variant_specs() {
@@ -103,7 +119,8 @@ double device_bytes(const Params& params, const Comm&) {
   const double n = basis_functions(setup);
   ScfSettings settings;
   double bytes = (10.0 + 2.0 * settings.diis_vectors) * n * n * sizeof(double);
-  if (selects_variant(params, "kernel_split") || selects_variant(params, "host_update")) {
+  if (selects_variant(params, "kernel_split") || selects_variant(params, "host_update") ||
+      selects_variant(params, "auto")) {
     // The buffer holds at most a batch, and at most every unscreened quartet of (pp|pp) size.
     const double unique_quartets = std::pow(n * (n + 1.0) / 2.0, 2) / 2.0;
     bytes += std::min(setup.batch_bytes, unique_quartets * sizeof(double));
@@ -141,7 +158,9 @@ class HfCase : public Case {
   // The variant's whole SCF, untimed by the runner (its own timings go to the metrics), so that
   // the timed repetitions are G builds from its converged density: the same work every time.
   void prepare(const VariantSpec& variant) override {
-    const GUpdate update = variant_table()[variant.index].update;
+    if (is_auto(variant))
+      auto_ = std::make_unique<AutoUpdate>(auto_candidates(),
+                                           [this](double seconds) { return comm_.max(seconds); });
     ScfSettings settings;
     settings.max_iterations = setup_.max_iterations;
     settings.energy_convergence = setup_.energy_convergence;
@@ -151,9 +170,10 @@ class HfCase : public Case {
         one_electron_, setup_.molecule.electrons() / 2, setup_.molecule.nuclear_repulsion(),
         settings, initial_density_,
         [&](const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
-          build_g(update, density, g);
+          build_g(variant, density, g);
         },
         [&](bool value) { return comm_.all(value); });
+    if (is_auto(variant)) auto_->decide(plan_);
     scf_seconds_[variant.index] =
         comm_.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     g_ = Matrix<DeviceMemory>("hf::g_repeated", basis_.functions, basis_.functions);
@@ -163,7 +183,7 @@ class HfCase : public Case {
 
   // One G build from the converged density, compared bit for bit with the first.
   Work run(const VariantSpec& variant) override {
-    build_g(variant_table()[variant.index].update, results_.at(variant.index).density, g_);
+    build_g(variant, results_.at(variant.index).density, g_);
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g_);
     if (first_g_.empty()) {
       first_g_.assign(host.data(), host.data() + host.size());
@@ -180,7 +200,8 @@ class HfCase : public Case {
     const ScfResult& r = results_.at(variant.index);
     const ScfIteration& last = r.history.back();
     const double differing = comm_.sum(static_cast<double>(repeats_differ_));
-    if (variant_table()[variant.index].update == GUpdate::kernel_split && differing > 0) {
+    if (!is_auto(variant) && variant_table()[variant.index].update == GUpdate::kernel_split &&
+        differing > 0) {
       return Validation::within(
           "kernel_split is deterministic: G elements differing between repeated builds", differing,
           0.0);
@@ -242,16 +263,36 @@ class HfCase : public Case {
         {"integrals_per_second", integrals / g_min, "in the SCF's fastest G build"},
         {"basis_functions", static_cast<double>(basis_.functions), ""},
     };
+    if (is_auto(variant)) {
+      const std::vector<double> trials = auto_->trial_seconds();
+      for (std::size_t c = 0; c < trials.size(); ++c)
+        if (trials[c] >= 0.0)
+          out.push_back({std::string("auto_trial_") + update_name(auto_->candidates()[c]),
+                         trials[c], "s, its timed trial G build"});
+      for (std::size_t k = 0; k < plan_.classes.size(); ++k) {
+        const ClassPlan& c = plan_.classes[k];
+        if (c.survivors == 0.0) continue;
+        out.push_back({std::string("auto_chose_") + update_name(auto_->choice()[k]) + "_for_" +
+                           pair_kind_name(c.bra_kind) + pair_kind_name(c.ket_kind),
+                       1.0, ""});
+      }
+    }
+    // The integral buffer, where the variant uses one (auto's trials of kernel_split do).
     const GUpdate update = variant_table()[variant.index].update;
-    if (update == GUpdate::kernel_split || update == GUpdate::host_update)
+    if (is_auto(variant) || update == GUpdate::kernel_split || update == GUpdate::host_update)
       out.push_back({"batch_megabytes", builder_->batch_capacity() * 8.0 / 1048576.0, "MiB"});
     return out;
   }
 
  private:
-  // G from `density`, summed over ranks.
-  void build_g(GUpdate update, const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
-    builder_->build(update, density, g);
+  // G from `density` by the variant's update, summed over ranks.
+  void build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& density,
+               const Matrix<DeviceMemory>& g) {
+    if (is_auto(variant)) {
+      auto_->build(*builder_, density, g);
+    } else {
+      builder_->build(variant_table()[variant.index].update, density, g);
+    }
     if (comm_.size() > 1) {
       auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g);
       comm_.sum_in_place(host.data(), host.size());
@@ -266,6 +307,7 @@ class HfCase : public Case {
   OneElectronMatrices one_electron_;
   HostMatrix initial_density_;  // empty: the core Hamiltonian's guess
   std::unique_ptr<GBuilder> builder_;
+  std::unique_ptr<AutoUpdate> auto_;  // while the auto variant runs
   std::map<std::size_t, ScfResult> results_;
   std::map<std::size_t, double> scf_seconds_;
   Matrix<DeviceMemory> g_;
@@ -289,6 +331,7 @@ AppSpec app_spec() {
   app.fom = FigureOfMerit{"quartet rate", "Mquartets/s", FigureOfMerit::Quantity::items, 1.0e6};
   app.ceiling = "copy";
   // A repetition is one G build from the converged density; the SCF before them warms up.
+  app.default_variants = {"auto"};
   app.default_repetitions = 3;
   app.default_warmup = 0;
   app.check = check_hf;

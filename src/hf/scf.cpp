@@ -41,14 +41,13 @@ Kokkos::View<double*, DeviceMemory, Kokkos::MemoryUnmanaged> flat(const DeviceMa
   return Kokkos::View<double*, DeviceMemory, Kokkos::MemoryUnmanaged>(m.data(), m.size());
 }
 
-// Solves F' = X^T F X on the host and returns C = X C', the orbitals in columns.
-void orbitals(const DeviceMatrix& fock, const DeviceMatrix& x, const DeviceMatrix& work,
-              const DeviceMatrix& transformed, const DeviceMatrix& coefficients) {
+// Solves F' = X^T F X and returns C = X C', the orbitals in columns.
+void orbitals(SymmetricEigenSolver& solver, const DeviceMatrix& fock, const DeviceMatrix& x,
+              const DeviceMatrix& work, const DeviceMatrix& transformed,
+              const DeviceMatrix& coefficients) {
   gemm("N", "N", 1.0, fock, x, 0.0, work);
   gemm("T", "N", 1.0, x, work, 0.0, transformed);
-  auto host = Kokkos::create_mirror_view_and_copy(Host(), transformed);
-  symmetric_eigen(host);
-  Kokkos::deep_copy(transformed, host);
+  solver.solve(transformed);
   gemm("N", "N", 1.0, x, transformed, 0.0, coefficients);
 }
 
@@ -119,9 +118,12 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
   ScfResult result;
 
   // X = S^{-1/2} = U s^{-1/2} U^T.
-  Matrix<Host> u("hf::overlap_vectors", n, n);
-  Kokkos::deep_copy(u, one_electron.overlap);
-  const std::vector<double> s = symmetric_eigen(u);
+  SymmetricEigenSolver solver(n);
+  const DeviceMatrix overlap = device_matrix("hf::overlap", n);
+  Kokkos::deep_copy(overlap, one_electron.overlap);
+  const DeviceMatrix u = device_matrix("hf::overlap_vectors", n);
+  Kokkos::deep_copy(u, overlap);
+  const std::vector<double> s = solver.solve(u);
   result.smallest_overlap_eigenvalue = s.front();
   if (s.front() < kLinearDependence) {
     std::ostringstream message;
@@ -130,24 +132,26 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
             << "); check for duplicated atoms or use a smaller basis";
     throw InputError(message.str());
   }
-  Matrix<Host> x_host("hf::x_host", n, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      double sum = 0.0;
-      for (int k = 0; k < n; ++k)
-        sum += u(i, k) * u(j, k) / std::sqrt(s[k]);
-      x_host(i, j) = sum;
-    }
   const DeviceMatrix x = device_matrix("hf::x", n);
-  Kokkos::deep_copy(x, x_host);
+  {
+    Kokkos::View<double*, DeviceMemory> scale("hf::overlap_scale", n);
+    auto host_scale = Kokkos::create_mirror_view(scale);
+    for (int k = 0; k < n; ++k)
+      host_scale(k) = 1.0 / std::sqrt(s[k]);
+    Kokkos::deep_copy(scale, host_scale);
+    const DeviceMatrix scaled = device_matrix("hf::overlap_vectors_scaled", n);
+    Kokkos::parallel_for(
+        "hf::scale_columns",
+        Kokkos::MDRangePolicy<Device, Kokkos::Rank<2, Kokkos::Iterate::Left>>({0, 0}, {n, n}),
+        KOKKOS_LAMBDA(const int i, const int k) { scaled(i, k) = u(i, k) * scale(k); });
+    gemm("N", "T", 1.0, scaled, u, 0.0, x);
+  }
   Matrix<Host> h_host("hf::core_host", n, n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       h_host(i, j) = one_electron.kinetic(i, j) + one_electron.nuclear(i, j);
   const DeviceMatrix h = device_matrix("hf::core_hamiltonian", n);
   Kokkos::deep_copy(h, h_host);
-  const DeviceMatrix overlap = device_matrix("hf::overlap", n);
-  Kokkos::deep_copy(overlap, one_electron.overlap);
 
   const DeviceMatrix fock = device_matrix("hf::fock", n), g = device_matrix("hf::g", n);
   const DeviceMatrix density = device_matrix("hf::density", n);
@@ -156,7 +160,7 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
   const DeviceMatrix error = device_matrix("hf::diis_error", n);
 
   if (initial_density.extent(0) == 0) {  // the core Hamiltonian's orbitals
-    orbitals(h, x, work, work2, coefficients);
+    orbitals(solver, h, x, work, work2, coefficients);
     density_of(coefficients, occupied, density);
   } else {
     Kokkos::deep_copy(density, initial_density);
@@ -214,7 +218,7 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
     }
     previous = step.energy;
     diis.extrapolate(fock, error);
-    orbitals(fock, x, work, work2, coefficients);
+    orbitals(solver, fock, x, work, work2, coefficients);
     density_of(coefficients, occupied, density);
   }
   result.density = density;

@@ -22,8 +22,8 @@ using testing::ProcessResult;
 using testing::TempDir;
 using testing::valid_report_on_ranks;
 
-const std::vector<std::string> kVariants{"atomic", "warp_aggregated", "kernel_split", "host_update",
-                                         "cpu"};
+const std::vector<std::string> kVariants{
+    "atomic", "warp_aggregated", "kernel_split", "host_update", "cpu", "auto"};
 
 // Every variant's energy agrees with the one-rank run's to this, in hartree (the figure).
 constexpr double kAgreement = 1e-10;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -30,10 +31,11 @@ using testing::ProcessResult;
 using testing::run_report;
 using testing::TempDir;
 
-const std::vector<std::string> kVariants{"atomic", "warp_aggregated", "kernel_split", "host_update",
-                                         "cpu"};
+const std::vector<std::string> kVariants{
+    "atomic", "warp_aggregated", "kernel_split", "host_update", "cpu", "auto"};
 // The variants that stage integrals in a buffer bounded by batch_megabytes and report its size.
-const std::set<std::string> kBufferedVariants{"kernel_split", "host_update"};
+// auto's trials include kernel_split.
+const std::set<std::string> kBufferedVariants{"kernel_split", "host_update", "auto"};
 
 // The app's default convergence: energy change and commutator at the last iteration.
 constexpr double kEnergyConvergence = 1e-9;
@@ -374,6 +376,54 @@ TEST(HfKernelSplit, EnergiesAreBitwiseReproducible) {
   }
 }
 
+// ---- auto
+// ------------------------------------------------------------------------------------------
+
+TEST(HfAuto, IsTheDefaultAndGivesEveryClassOneOfItsCandidates) {
+  // auto times atomic, warp_aggregated and kernel_split (and cpu on a host build with OpenMP),
+  // two builds each, in the SCF's first iterations, then gives each class its fastest. A tight
+  // convergence keeps the SCF going past the trials.
+  TempDir dir;
+  const std::string body = "molecule: " + shipped_molecule("water-003") +
+                           "\nbasis: sto-3g\nconvergence: 1e-12\ncommutator_convergence: 1e-9\n";
+  const std::string input = dir.write("in.yaml", suite({body, body + "variant: atomic\n"}));
+  const std::string report_path = dir.file("report.yaml");
+  const ProcessResult r = kmini({"run", input, "--report", report_path, "--ceiling-elements", "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const YAML::Node report = YAML::LoadFile(report_path);
+  const YAML::Node result = report["runs"][0]["results"][0];
+  ASSERT_EQ(result["variant"].as<std::string>(), "auto");
+  expect_converged(result);
+  EXPECT_GT(metric(result, "scf_iterations"), 8.0);
+  EXPECT_NEAR(metric(result, "energy"), metric(report["runs"][1]["results"][0], "energy"),
+              kVariantAgreement);
+
+  const YAML::Node kokkos = report["meta"]["kokkos"];
+  std::vector<std::string> candidates{"atomic", "warp_aggregated", "kernel_split"};
+  if (kokkos["default_execution_space"].as<std::string>() != "Cuda" &&
+      kokkos["backends"].as<std::string>().find("OpenMP") != std::string::npos)
+    candidates.push_back("cpu");
+  for (const auto& name : kVariants) {
+    const bool candidate =
+        std::find(candidates.begin(), candidates.end(), name) != candidates.end();
+    EXPECT_EQ(result["metrics"]["auto_trial_" + name].IsDefined(), candidate) << name;
+    if (candidate) {
+      EXPECT_GT(metric(result, "auto_trial_" + name), 0.0) << name;
+    }
+  }
+  for (const std::string cls : {"ssss", "psss", "psps", "ppss", "ppps", "pppp"}) {
+    int chosen = 0;
+    for (const auto& name : kVariants) {
+      const YAML::Node m = result["metrics"]["auto_chose_" + name + "_for_" + cls];
+      if (!m.IsDefined()) continue;
+      ++chosen;
+      EXPECT_NE(std::find(candidates.begin(), candidates.end(), name), candidates.end()) << name;
+      EXPECT_EQ(m["value"].as<double>(), 1.0);
+    }
+    EXPECT_EQ(chosen, 1) << cls;
+  }
+}
+
 // ---- starting guesses
 // ------------------------------------------------------------------------------
 
@@ -653,7 +703,7 @@ TEST(HfBadInput, UnknownVariant) {
   TempDir dir;
   expect_rejected(dir, "molecule: " + shipped_molecule("water-001") + "\nvariant: kernel_splt\n",
                   {"in.yaml:3:10: variant: expected one or more of: atomic, warp_aggregated, "
-                   "kernel_split, host_update, cpu, all, found 'kernel_splt' (did you mean "
+                   "kernel_split, host_update, cpu, auto, all, found 'kernel_splt' (did you mean "
                    "'kernel_split'?)"});
 }
 
