@@ -114,6 +114,12 @@ void for_each_class(const QuartetPlan& plan, F&& f) {
   }
 }
 
+// Lanes per team of kernel_split's gather: a warp on a GPU. The host has far fewer threads than
+// blocks and gains nothing from lanes, but takes as many as its teams allow (up to 4) so that
+// the tests on the host run the lanes' split and their ordered sum.
+constexpr int kGatherLanes =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory>::accessible ? 4 : 32;
+
 // "hf::eri_ppps" and the like: every kernel named after its class, for profilers.
 template <class Class>
 std::string kernel_label(const char* stem) {
@@ -290,10 +296,14 @@ void GBuilder::split_class(std::size_t i, const Matrix<DeviceMemory>& density,
     const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
     if (count == 0) continue;
     compute_batch<Class>(i, first, count);
+    using Gather = GatherBlocks<Class, DeviceMemory>;
+    const Gather gather{t.pairs, t.shells, t.classes[i], density, buffer_, p_begin, p_end, g};
+    const int lanes = std::min(kGatherLanes, Kokkos::TeamPolicy<Device>(shells * shells, 1)
+                                                 .team_size_max(gather, Kokkos::ParallelForTag()));
     Kokkos::parallel_for(kernel_label<Class>("gather_"),
-                         Kokkos::RangePolicy<Device>(0, shells * shells),
-                         GatherBlocks<Class, DeviceMemory>{t.pairs, t.shells, t.classes[i], density,
-                                                           buffer_, p_begin, p_end, g});
+                         Kokkos::TeamPolicy<Device>(shells * shells, lanes)
+                             .set_scratch_size(0, Kokkos::PerTeam(Gather::scratch_bytes(lanes))),
+                         gather);
   }
 }
 

@@ -175,9 +175,10 @@ struct ComputeQuartets {
   }
 };
 
-// kernel_split's second kernel: one thread per ordered shell pair (s, t) owns G's block (s, t)
+// kernel_split's second kernel: one team per ordered shell pair (s, t) owns G's block (s, t)
 // and sums, in a fixed order, every contribution the buffered quartets (bras [p_begin, p_end))
-// make to it in each of the six roles. No atomics, and the same sums in the same order every run.
+// make to it in each of the six roles. No atomics, and the same sums in the same order every run
+// with the same team size.
 template <class Class, class Memory>
 struct GatherBlocks {
   ShellPairs<Memory> pairs;
@@ -204,25 +205,38 @@ struct GatherBlocks {
         acc[x][y] += role_contribution<Class, Role>(first, eri, density, x, y);
   }
 
-  // The exchange roles: bras with shell s in slot `bra_list`, kets with t in `ket_list`.
+  // The exchange roles: bras with shell s in slot `bra_list`, kets with t in `ket_list`; this
+  // lane takes every lanes-th bra.
   template <int Role>
   KOKKOS_INLINE_FUNCTION void gather_exchange(const Kokkos::View<const int*, Memory>& bra_begin,
                                               const Kokkos::View<const int*, Memory>& bras,
                                               const Kokkos::View<const int*, Memory>& ket_begin,
                                               const Kokkos::View<const int*, Memory>& kets, int s,
-                                              int t, double acc[3][3]) const {
-    for (int i = bra_begin(s); i < bra_begin(s + 1); ++i) {
+                                              int t, int lane, int lanes, double acc[3][3]) const {
+    for (int i = bra_begin(s) + lane; i < bra_begin(s + 1); i += lanes) {
       const int p = bras(i);
       if (p < p_begin) continue;
-      if (p >= p_end) break;
+      if (p >= p_end) break;  // the lists ascend
       const int count = data.ket_count(p);
       for (int j = ket_begin(t); j < ket_begin(t + 1) && kets(j) < count; ++j)
         add_quartet<Role>(p, kets(j), acc);
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(int index) const {
+  using Team = typename Kokkos::TeamPolicy<typename Memory::execution_space>::member_type;
+  using Partials = Kokkos::View<double* [9], typename Memory::execution_space::scratch_memory_space,
+                                Kokkos::MemoryUnmanaged>;
+
+  // Scratch per team: every lane's partial sums.
+  static std::size_t scratch_bytes(int lanes) { return Partials::shmem_size(lanes); }
+
+  // One team per ordered shell pair (s, t): each lane sums its share of the block's contributions,
+  // then lane 0 adds the lanes' partial sums in lane order, so the result does not depend on
+  // timing. A thread per block alone left the GPU nearly idle where shells are few (70 shells:
+  // 4900 threads).
+  KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
     const int n = static_cast<int>(shells.first_function.extent(0));
+    const int index = team.league_rank(), lane = team.team_rank(), lanes = team.team_size();
     const int s = index / n, t = index % n;
     double acc[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     const int pair = shells.pair_of(s, t);
@@ -230,7 +244,7 @@ struct GatherBlocks {
       // Coulomb, bra: the pair is the quartets' bra; all its kets.
       const int p = data.bra_position(pair);
       if (p >= p_begin && p < p_end) {
-        for (int q = 0; q < data.ket_count(p); ++q)
+        for (int q = lane; q < data.ket_count(p); q += lanes)
           add_quartet<0>(p, q, acc);
       }
       // Coulomb, ket: every bra of the batch that reaches it.
@@ -238,22 +252,32 @@ struct GatherBlocks {
       if (q >= 0) {
         const int lo = data.bra_kind == data.ket_kind && q > p_begin ? q : p_begin;
         const int hi = data.bra_reach(q) < p_end ? data.bra_reach(q) : p_end;
-        for (int b = lo; b < hi; ++b)
+        for (int b = lo + lane; b < hi; b += lanes)
           add_quartet<1>(b, q, acc);
       }
     }
     gather_exchange<2>(data.bra_first_begin, data.bra_first, data.ket_first_begin, data.ket_first,
-                       s, t, acc);
+                       s, t, lane, lanes, acc);
     gather_exchange<3>(data.bra_second_begin, data.bra_second, data.ket_second_begin,
-                       data.ket_second, s, t, acc);
+                       data.ket_second, s, t, lane, lanes, acc);
     gather_exchange<4>(data.bra_first_begin, data.bra_first, data.ket_second_begin, data.ket_second,
-                       s, t, acc);
+                       s, t, lane, lanes, acc);
     gather_exchange<5>(data.bra_second_begin, data.bra_second, data.ket_first_begin, data.ket_first,
-                       s, t, acc);
+                       s, t, lane, lanes, acc);
+    const Partials partial(team.team_scratch(0), lanes);
+    for (int x = 0; x < 3; ++x)
+      for (int y = 0; y < 3; ++y)
+        partial(lane, 3 * x + y) = acc[x][y];
+    team.team_barrier();
+    if (lane != 0) return;
     const int fs = shells.first_function(s), ft = shells.first_function(t);
     for (int x = 0; x < shells.functions(s); ++x)
-      for (int y = 0; y < shells.functions(t); ++y)
-        g(fs + x, ft + y) += acc[x][y];
+      for (int y = 0; y < shells.functions(t); ++y) {
+        double sum = 0.0;
+        for (int l = 0; l < lanes; ++l)
+          sum += partial(l, 3 * x + y);
+        g(fs + x, ft + y) += sum;
+      }
   }
 };
 
