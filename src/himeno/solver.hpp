@@ -228,7 +228,7 @@ class SolverOn final : public Solver<T> {
       if (setup_.swap) {
         std::swap(fields_.p, fields_.wrk2);
       } else {
-        CopyBack<T, ExecutionSpace>::run(fields_.p, fields_.wrk2);
+        copy_back<ExecutionSpace>(fields_.p, fields_.wrk2);
       }
       gosa = gosa_.collect();
       if (!setup_.decomposition.single()) {

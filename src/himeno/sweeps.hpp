@@ -261,39 +261,14 @@ struct RowSweep {
   }
 };
 
-// The original's copy-back, p = wrk2 over the owned points. Each thread copies four points a
-// quarter of the block apart (a warp's accesses stay contiguous): on the H100 a float copy of
-// one element per thread runs far below the copy ceiling.
-template <class T, class ExecutionSpace>
-struct CopyBack {
-  using Array = Kokkos::View<T***, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>;
-  static constexpr int kPerThread = 4;
-  Array p;
-  typename Array::const_type wrk2;
-  int nj, nk;  // owned points along j and k
-  std::int64_t points, stride;
-
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t first) const {
-    for (int q = 0; q < kPerThread; ++q) {
-      const std::int64_t n = first + q * stride;
-      if (n >= points) return;
-      const int k = 1 + static_cast<int>(n % nk);
-      const std::int64_t row = n / nk;
-      const int j = 1 + static_cast<int>(row % nj);
-      const int i = 1 + static_cast<int>(row / nj);
-      p(i, j, k) = wrk2(i, j, k);
-    }
-  }
-
-  static void run(const Array& p, const Array& wrk2) {
-    const auto owned = [&](int axis) { return static_cast<std::int64_t>(p.extent(axis)) - 2; };
-    const std::int64_t points = owned(0) * owned(1) * owned(2);
-    const std::int64_t stride = (points + kPerThread - 1) / kPerThread;
-    Kokkos::parallel_for(
-        "himeno::copy_back",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, stride),
-        CopyBack{p, wrk2, static_cast<int>(owned(1)), static_cast<int>(owned(2)), points, stride});
-  }
-};
+// The original's copy-back, p = wrk2 over the owned points, as one copy of the whole array:
+// wrk2's boundary layer equals p's (wrk2 starts as a copy of p and the sweep never writes it),
+// and p's halo layers are exchanged again before the next sweep reads them, so the owned points
+// end as after the original's interior loops. On the H100 a kernel copying the interior ran at
+// 1.8 TB/s; a contiguous device-to-device copy runs at the copy ceiling.
+template <class ExecutionSpace, class Array>
+void copy_back(const Array& p, const Array& wrk2) {
+  Kokkos::deep_copy(ExecutionSpace(), p, wrk2);
+}
 
 }  // namespace kmini::himeno
