@@ -12,8 +12,11 @@ std::vector<std::string> shipped_basis_sets() {
 std::vector<ParamSpec> hf_params() {
   return {
       ParamSpec::path("molecule",
-                      "the molecule, an xyz file (required); relative paths are resolved against "
-                      "the input file's folder"),
+                      "the molecule, an xyz file (this or atoms); relative paths are resolved "
+                      "against the input file's folder"),
+      ParamSpec::string_list("atoms", {}, {},
+                             "the molecule inline instead of an xyz file: one 'Symbol x y z' per "
+                             "item, coordinates in units"),
       ParamSpec::name_or_path("basis", "sto-3g", shipped_basis_sets(),
                               "a shipped basis set (inputs/basis/NAME.gbs) or a Gaussian94 file "
                               "with s, p and SP shells")
@@ -55,21 +58,28 @@ std::vector<ParamSpec> hf_params() {
 }
 
 HfSetup setup_of(const Params& params) {
-  if (!params.has("molecule"))
-    params.reject("molecule", "the hf app needs a molecule: an xyz file");
+  const bool inline_atoms = params.given("atoms");
+  const char* molecule_key = inline_atoms ? "atoms" : "molecule";
+  if (inline_atoms && params.has("molecule"))
+    params.reject("atoms", "give the molecule once: atoms or molecule, not both");
+  if (!inline_atoms && !params.has("molecule"))
+    params.reject("molecule",
+                  "the hf app needs a molecule: an xyz file (molecule) or 'Symbol x y z' items "
+                  "(atoms)");
   HfSetup setup;
   const Units units = params.string("units") == "bohr" ? Units::bohr : Units::angstrom;
   try {
-    setup.molecule = read_xyz(params.string("molecule"), units);
+    setup.molecule = inline_atoms ? molecule_from_atoms(params.strings("atoms"), units)
+                                  : read_xyz(params.string("molecule"), units);
   } catch (const InputError& e) {
-    params.reject("molecule", e.what());
+    params.reject(molecule_key, e.what());
   }
   setup.molecule.charge = static_cast<int>(params.integer("charge"));
-  if (const std::string problem = molecule_problem(setup.molecule); !problem.empty())
-    params.reject(params.given("charge") && problem.find("electron") != std::string::npos
-                      ? "charge"
-                      : "molecule",
-                  problem);
+  if (const std::string problem = molecule_problem(setup.molecule); !problem.empty()) {
+    const bool charge_at_fault =
+        params.given("charge") && problem.find("electron") != std::string::npos;
+    params.reject(charge_at_fault ? "charge" : molecule_key, problem);
+  }
 
   const std::string& basis = params.string("basis");
   setup.basis_file = basis;

@@ -56,6 +56,44 @@ double Molecule::nuclear_repulsion() const {
   return energy;
 }
 
+Atom parse_atom(const std::string& text, Units units, std::string& problem) {
+  problem.clear();
+  Atom atom;
+  const std::vector<std::string> words = split_words(trimmed(text));
+  if (words.size() < 4) {
+    problem = "expected an atom line 'Symbol x y z', found " + quoted(trimmed(text));
+    return atom;
+  }
+  atom.atomic_number = atomic_number(words[0]);
+  if (atom.atomic_number == 0) {
+    problem = "expected an element symbol H..Kr, found " + quoted(words[0]);
+    return atom;
+  }
+  const double scale = units == Units::angstrom ? kBohrPerAngstrom : 1.0;
+  double position[3] = {0.0, 0.0, 0.0};
+  for (int c = 0; c < 3; ++c) {
+    if (!parse_finite_number(words[c + 1], position[c])) {
+      problem = "expected a coordinate (a number), found " + quoted(words[c + 1]);
+      return atom;
+    }
+  }
+  atom.x = position[0] * scale;
+  atom.y = position[1] * scale;
+  atom.z = position[2] * scale;
+  return atom;
+}
+
+Molecule molecule_from_atoms(const std::vector<std::string>& lines, Units units) {
+  if (lines.empty()) throw InputError("expected at least one atom 'Symbol x y z', found none");
+  Molecule molecule;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string problem;
+    molecule.atoms.push_back(parse_atom(lines[i], units, problem));
+    if (!problem.empty()) throw InputError("item " + std::to_string(i + 1) + ": " + problem);
+  }
+  return molecule;
+}
+
 Molecule read_xyz(const std::string& path, Units units) {
   std::ifstream in(path);
   if (!in) {
@@ -84,7 +122,6 @@ Molecule read_xyz(const std::string& path, Units units) {
   }
   line_number = 2;
 
-  const double scale = units == Units::angstrom ? kBohrPerAngstrom : 1.0;
   Molecule molecule;
   for (long i = 0; i < count; ++i) {
     ++line_number;
@@ -92,25 +129,9 @@ Molecule read_xyz(const std::string& path, Units units) {
       fail(line_number, "expected " + std::to_string(count) + " atom lines, found " +
                             std::to_string(i) + " before the end of the file");
     }
-    const std::string text = trimmed(line);
-    const std::vector<std::string> words = split_words(text);
-    if (words.size() < 4) {
-      fail(line_number, "expected an atom line 'Symbol x y z', found " + quoted(text));
-    }
-    Atom atom;
-    atom.atomic_number = atomic_number(words[0]);
-    if (atom.atomic_number == 0) {
-      fail(line_number, "expected an element symbol H..Kr, found " + quoted(words[0]));
-    }
-    double position[3] = {0.0, 0.0, 0.0};
-    for (int c = 0; c < 3; ++c) {
-      if (!parse_finite_number(words[c + 1], position[c])) {
-        fail(line_number, "expected a coordinate (a number), found " + quoted(words[c + 1]));
-      }
-    }
-    atom.x = position[0] * scale;
-    atom.y = position[1] * scale;
-    atom.z = position[2] * scale;
+    std::string problem;
+    const Atom atom = parse_atom(trimmed(line), units, problem);
+    if (!problem.empty()) fail(line_number, problem);
     molecule.atoms.push_back(atom);
   }
   return molecule;

@@ -1,4 +1,4 @@
-// Molecules for the hf app, read from xyz files (inputs/molecules/*.xyz).
+// Molecules for the hf app, read from xyz files (inputs/molecules/*.xyz) or given inline.
 #pragma once
 
 #include <string>
@@ -30,6 +30,14 @@ struct Molecule {
 // atom (further columns ignored, lines after the last atom ignored). Coordinates are converted
 // from `units` to bohr. Throws InputError "PATH:LINE: ..." naming what was expected and found.
 Molecule read_xyz(const std::string& path, Units units);
+
+// One atom from "Symbol x y z" (further words ignored), its coordinates given in `units`; sets
+// `problem` to what was expected and found when the text is not one ("" when it is).
+Atom parse_atom(const std::string& text, Units units, std::string& problem);
+
+// A molecule given inline, one "Symbol x y z" per item (the hf app's `atoms`). Throws
+// InputError "item N: ..." for the first item that is not an atom.
+Molecule molecule_from_atoms(const std::vector<std::string>& lines, Units units);
 
 // "" when restricted Hartree-Fock can start from the molecule; otherwise why not: two atoms
 // closer than 0.1 Angstrom (a duplicated line or mixed-up units, which would make the integrals

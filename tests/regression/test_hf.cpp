@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iomanip>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -474,6 +475,28 @@ TEST(HfMolecule, TheDicationConvergesToAHigherEnergy) {
   }
 }
 
+TEST(HfMolecule, InlineAtomsGiveTheFilesEnergy) {
+  // DESIGN.md's water as `atoms` and as the shipped xyz file: the same numbers, so with the
+  // deterministic kernel_split the same energy to the last bit.
+  TempDir dir;
+  std::string atoms = "atoms:\n";
+  for (const XyzAtom& atom : kWater) {
+    std::ostringstream item;
+    item << std::setprecision(17) << "  - '" << atom.symbol << " " << atom.x << " " << atom.y << " "
+         << atom.z << "'\n";
+    atoms += item.str();
+  }
+  const auto runs =
+      run_suite(dir, {"molecule: " + shipped_molecule("water-001") + "\nvariant: kernel_split\n",
+                      atoms + "variant: kernel_split\n"});
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_EQ(runs[0].size(), 1u);
+  ASSERT_EQ(runs[1].size(), 1u);
+  expect_converged(runs[1][0]);
+  EXPECT_EQ(metric(runs[1][0], "energy"), metric(runs[0][0], "energy"));
+  EXPECT_EQ(metric(runs[1][0], "nuclear_repulsion"), metric(runs[0][0], "nuclear_repulsion"));
+}
+
 TEST(HfMolecule, CoordinatesInBohrGiveTheSameEnergy) {
   // DESIGN.md's water written in bohr (Angstrom / 0.529177210903, 17 digits) against the shipped
   // Angstrom file: read without `units: bohr`, or converted twice, the molecule would be 1.9 times
@@ -661,7 +684,18 @@ TEST(HfBadInput, Molecules) {
                   {"in.yaml:2:11: molecule: file 'absent.xyz' does not exist"});
   // The run's own position names where the key is missing.
   expect_rejected(dir, "basis: sto-3g\n",
-                  {"in.yaml:1:1: molecule: the hf app needs a molecule: an xyz file"});
+                  {"in.yaml:1:1: molecule: the hf app needs a molecule: an xyz file (molecule) or "
+                   "'Symbol x y z' items (atoms)"});
+  // Inline atoms: the item at fault, the checks of a file's molecule, and one molecule only.
+  expect_rejected(dir, "atoms: ['O 0 0 0.1173', 'H 0 0.7572', 'H 0 -0.7572 -0.4692']\n",
+                  {"in.yaml:2:8: atoms: item 2: expected an atom line 'Symbol x y z', found 'H 0 "
+                   "0.7572'"});
+  expect_rejected(dir, "atoms: ['O 0 0 0', 'H 0 0 0.97']\n",
+                  {"in.yaml:2:8: atoms: restricted Hartree-Fock needs an even number of "
+                   "electrons; the molecule has 9 (charge 0)"});
+  expect_rejected(dir, "atoms: []\n", {"in.yaml:2:8: atoms: expected a list of words, found 0"});
+  expect_rejected(dir, "molecule: hydroxyl.xyz\natoms: ['O 0 0 0', 'H 0 0 0.97']\n",
+                  {"atoms: give the molecule once: atoms or molecule, not both"});
 }
 
 TEST(HfBadInput, ChargeLeavingAnOddOrNoElectrons) {
