@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ struct Work {
   double bytes = 0.0;  // under the app's byte model
   double flops = 0.0;
   double items = 0.0;  // in the figure of merit's item unit, where it counts items
+};
+
+// One repetition's work estimated from the parameters alone, for `kmini run --dry-run`.
+struct WorkEstimate {
+  std::optional<Work> per_repetition;  // on one rank; unset where it is decided at run time
+  std::string note;                    // what the figure assumes, or why there is none
 };
 
 // The headline number of an app: a rate of one kind of work.
@@ -126,6 +133,8 @@ struct AppSpec {
   std::function<void(const Params&)> check;
   // Device memory one rank needs for a point, in bytes, estimated before allocating anything.
   std::function<double(const Params&, const Comm&)> device_bytes;
+  // One repetition of `variant` at a point, on this rank, as its Case's run() will count it.
+  std::function<WorkEstimate(const Params&, const Comm&, const VariantSpec&)> estimate_work;
   std::function<std::unique_ptr<Case>(const Params&, const RunContext&)> setup;
 
   const VariantSpec* find_variant(const std::string& name) const;

@@ -12,7 +12,7 @@ std::string help_text() {
 
 usage:
   kmini run FILE [--set APP.KEY=VALUE]... [--report PATH] [--format yaml|json]
-                 [--ceiling-elements N]
+                 [--ceiling-elements N] [--dry-run]
   kmini check FILE [--set APP.KEY=VALUE]...
   kmini list [APP] [--markdown]
   kmini --help | --version
@@ -31,6 +31,9 @@ options:
   --format yaml|json      the report's format (default yaml)
   --ceiling-elements N    array length of the copy-bandwidth probe run at start;
                           0 skips it (no % of ceiling is reported then)
+  --dry-run               print each run's memory need per rank and its estimated work
+                          (bytes, flop, items over all ranks), check that it fits the
+                          device, and stop: nothing runs and no report is written
   --kokkos-...            passed to Kokkos unchanged (--kokkos-help lists them)
 
 Under mpirun each rank takes GPU (local rank mod visible GPUs); rank 0 prints and writes.
@@ -123,6 +126,8 @@ CliOptions parse_command_line(const std::vector<std::string>& args) {
     } else if (is_flag(arg, "--ceiling-elements")) {
       options.ceiling_elements =
           parse_count(reader.value_of(arg, "--ceiling-elements"), "--ceiling-elements");
+    } else if (arg == "--dry-run") {
+      options.dry_run = true;
     } else if (arg == "--markdown") {
       options.markdown = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -141,6 +146,7 @@ CliOptions parse_command_line(const std::vector<std::string>& args) {
   require(options.command == Command::run || options.report_path.empty(), "--report");
   require(options.command == Command::run || options.ceiling_elements < 0, "--ceiling-elements");
   require(options.command == Command::list || !options.markdown, "--markdown");
+  require(options.command == Command::run || !options.dry_run, "--dry-run");
 
   switch (options.command) {
     case Command::run:

@@ -17,6 +17,7 @@ struct CliOptions {
   std::string report_path;             // run: --report; empty: a default name
   ReportFormat format = ReportFormat::yaml;
   std::int64_t ceiling_elements = -1;    // run: -1 chooses by device, 0 skips the probe
+  bool dry_run = false;                  // run: estimate, do not run
   std::string list_app;                  // list: one app only
   bool markdown = false;                 // list: the input reference as Markdown
   std::vector<std::string> kokkos_args;  // --kokkos-..., passed to Kokkos unchanged

@@ -1,6 +1,7 @@
 #include "core/config.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -33,7 +34,8 @@ Override parse_override(const std::string& text) {
 
 namespace {
 
-const std::vector<std::string> kSuiteKeys{"runs", "name", "description"};
+const std::vector<std::string> kSuiteKeys{"runs", "name", "description", "reference"};
+const std::vector<std::string> kReferenceKeys{"device", "note", "figures"};
 
 class InputParser {
  public:
@@ -138,7 +140,7 @@ class InputParser {
     for (const auto& entry : root) {
       const std::string key = entry.first.Scalar();
       const YAML::Node& value = entry.second;
-      if (key == "runs") continue;
+      if (key == "runs" || key == "reference") continue;
       if (key != "name" && key != "description")
         unknown_key(entry.first, "", "a suite", kSuiteKeys);
       if (!value.IsScalar()) {
@@ -162,6 +164,105 @@ class InputParser {
                          ": expected a mapping with 'app:', found " + describe_node(run));
       }
       input.runs.push_back(parse_run(run, key_path));
+    }
+    if (const YAML::Node reference = root["reference"]) {
+      input.reference = parse_reference(reference);
+      check_reference_covers_runs(*input.reference, reference, input.runs);
+    }
+  }
+
+  std::string scalar_string(const YAML::Node& node, const std::string& key_path) const {
+    if (!node.IsScalar()) {
+      throw InputError(at(node).str() + ": " + key_path + ": expected a string, found " +
+                       describe_node(node));
+    }
+    return node.Scalar();
+  }
+
+  SuiteReference parse_reference(const YAML::Node& node) const {
+    if (!node.IsMap()) {
+      throw InputError(at(node).str() +
+                       ": reference: expected a mapping with device, note and figures, found " +
+                       describe_node(node));
+    }
+    SuiteReference reference;
+    keys_of(node, "reference");
+    for (const auto& entry : node) {
+      const std::string key = entry.first.Scalar();
+      const std::string key_path = join_key("reference", key);
+      if (key == "device") {
+        reference.device = scalar_string(entry.second, key_path);
+      } else if (key == "note") {
+        reference.note = scalar_string(entry.second, key_path);
+      } else if (key == "figures") {
+        reference.figures = parse_reference_figures(entry.second);
+      } else {
+        unknown_key(entry.first, "reference", "a suite's reference", kReferenceKeys);
+      }
+    }
+    for (const char* required : {"device", "figures"}) {
+      if (!node[required]) {
+        throw InputError(at(node).str() + ": reference: missing '" + required +
+                         "'; a reference names its device and each run's figure (figures: "
+                         "{LABEL: VALUE, ...})");
+      }
+    }
+    return reference;
+  }
+
+  std::map<std::string, double> parse_reference_figures(const YAML::Node& node) const {
+    if (!node.IsMap() || node.size() == 0) {
+      throw InputError(at(node).str() +
+                       ": reference.figures: expected a mapping of run labels to each run's "
+                       "headline figure of merit, found " +
+                       describe_node(node));
+    }
+    std::map<std::string, double> figures;
+    for (const auto& label : keys_of(node, "reference.figures")) {
+      const YAML::Node value = node[label];
+      const std::string key_path = join_key("reference.figures", label);
+      double figure = 0.0;
+      bool numeric = value.IsScalar();
+      if (numeric) {
+        try {
+          figure = value.as<double>();
+        } catch (const YAML::Exception&) {
+          numeric = false;
+        }
+      }
+      if (!numeric || !(figure > 0.0) || !std::isfinite(figure)) {
+        throw InputError(at(value).str() + ": " + key_path +
+                         ": expected a positive number (the run's headline figure of merit on "
+                         "the reference device, in its app's unit), found " +
+                         describe_node(value));
+      }
+      figures[label] = figure;
+    }
+    return figures;
+  }
+
+  // A rating needs a reference figure for every run, and each figure names a run, once.
+  void check_reference_covers_runs(const SuiteReference& reference, const YAML::Node& node,
+                                   const std::vector<RunSpec>& runs) const {
+    std::set<std::string> labels;
+    for (const auto& run : runs) {
+      if (!labels.insert(run.label()).second) {
+        throw InputError(run.mark.str() + ": " + run.key_path + ": the label " +
+                         quoted(run.label()) +
+                         " is used twice; a suite with a reference needs a distinct label per "
+                         "run (label: NAME)");
+      }
+      if (reference.figures.count(run.label()) == 0) {
+        throw InputError(at(node["figures"]).str() + ": reference.figures: no figure for run " +
+                         quoted(run.label()) + " (" + run.key_path + ")");
+      }
+    }
+    for (const auto& [label, figure] : reference.figures) {
+      if (labels.count(label) == 0) {
+        throw InputError(at(node["figures"][label]).str() + ": reference.figures." + label +
+                         ": no run has this label; the runs are " +
+                         join_words(std::vector<std::string>(labels.begin(), labels.end()), ", "));
+      }
     }
   }
 

@@ -2,9 +2,12 @@
 // anything runs, with file:line:column, the key path, what was expected and what was found.
 //
 // An input is either one run, a mapping with `app: NAME` and that app's parameters, or a suite,
-// a mapping with `runs:`, a list of such runs (and optionally `name:` and `description:`).
+// a mapping with `runs:`, a list of such runs (and optionally `name:`, `description:` and
+// `reference:`, the figures a reference machine reached, from which a suite run is rated).
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,12 +47,21 @@ struct RunSpec {
   std::string label() const;  // the run's label, or its app name
 };
 
+// A suite's reference machine: each run's headline figure of merit measured there, by run label.
+// The suite's rating is the geometric mean, over its runs, of headline / reference.
+struct SuiteReference {
+  std::string device;                     // the reference machine, in words
+  std::string note;                       // how and when its figures were measured
+  std::map<std::string, double> figures;  // run label -> headline, in that run's app unit
+};
+
 struct Input {
   std::string path;
   std::string name;  // the suite's `name:`, else the file's stem
   std::string description;
   bool suite = false;
   std::vector<RunSpec> runs;
+  std::optional<SuiteReference> reference;  // a suite's `reference:`, where it has one
 };
 
 // Reads, parses and checks an input file, applies overrides, and runs each app's own checks.

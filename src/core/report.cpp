@@ -8,6 +8,7 @@
 #include "core/config.hpp"
 #include "core/device.hpp"
 #include "core/session.hpp"
+#include "core/text.hpp"
 
 namespace kmini {
 
@@ -217,11 +218,19 @@ std::string Summary::line() const {
   std::string counts =
       std::to_string(passed) + " of " + std::to_string(results) + " results passed validation";
   if (not_applicable > 0) counts += " (" + std::to_string(not_applicable) + " not applicable)";
-  if (valid()) return "VALID: " + counts;
+  std::string changed;
+  if (!overrides.empty())
+    changed = "; inputs changed by --set " + join_words(overrides, ", --set ");
+  if (valid()) {
+    if (!rating) return "VALID: " + counts + changed;
+    return "VALID with a rating of " + format_significant(*rating, 4) +
+           " (1 = " + reference_device + "): " + counts + changed;
+  }
   std::string text = "INVALID: " + counts;
   if (run_errors > 0) text += ", " + std::to_string(run_errors) + " run(s) failed to complete";
   if (probe_failed) text += ", a ceiling probe failed validation";
-  return text;
+  if (!reference_device.empty()) text += "; no rating";
+  return text + changed;
 }
 
 Tree Summary::to_tree() const {
@@ -233,6 +242,19 @@ Tree Summary::to_tree() const {
   t["not_applicable"] = not_applicable;
   t["run_errors"] = run_errors;
   t["probe_failed"] = probe_failed;
+  if (reference_device.empty()) {
+    t["rating"] = Tree();
+  } else {
+    t["rating"]["value"] = rating && valid() ? Tree(*rating) : Tree();
+    t["rating"]["reference_device"] = reference_device;
+    t["rating"]["definition"] =
+        "geometric mean over the runs of each run's fastest validated figure of merit over the "
+        "reference device's";
+  }
+  Tree changed = Tree::list();
+  for (const auto& o : overrides)
+    changed.push_back(o);
+  t["overrides"] = changed;
   t["line"] = line();
   return t;
 }

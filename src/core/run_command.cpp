@@ -10,7 +10,10 @@
 #include "core/comm.hpp"
 #include "core/config.hpp"
 #include "core/device.hpp"
+#include "core/dry_run.hpp"
 #include "core/error.hpp"
+#include "core/headline.hpp"
+#include "core/progress.hpp"
 #include "core/report.hpp"
 #include "core/results_table.hpp"
 #include "core/runner.hpp"
@@ -111,6 +114,16 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
 
   try {
     const Input input = load_input(options.input, parse_overrides(options), registry);
+    if (options.dry_run) {
+      KokkosSession kokkos(options.kokkos_args, place_on_node(world));
+      print_dry_run(out, input, world);
+      const DeviceInfo device = describe_device();
+      const Runner runner(world, device, {});
+      for (const auto& run : input.runs)
+        runner.check_memory(run);
+      out << "every point fits the device's free memory\n";
+      return static_cast<int>(ExitCode::ok);
+    }
     const std::string report_path =
         world.broadcast(options.report_path.empty() ? default_report_path(input, options.format)
                                                     : options.report_path);
@@ -143,6 +156,7 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
           results.push_back(runner.run(
               run, [&](const std::vector<VariantResult>& point) { print_point(out, run, point); }));
         } catch (const std::exception& e) {
+          progress::clear();
           // A rank cannot leave the others waiting in a collective: with several ranks a
           // failure ends the job. Alone, the failure is recorded and the next run goes on.
           if (world.size() > 1) {
@@ -160,6 +174,12 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
 
       Summary summary = summarize(results);
       summary.probe_failed = ceilings.measured && !ceilings.validated();
+      const std::vector<Headline> headlines = find_headlines(results, input.reference);
+      if (input.reference) {
+        summary.reference_device = input.reference->device;
+        summary.rating = rating_of(headlines);
+      }
+      summary.overrides = options.overrides;
       Tree report = Tree::map();
       report["kmini_report"] = 1;
       report["meta"] = meta_section(world, device, placement, command_line, input);
@@ -169,6 +189,10 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
         runs.push_back(run_section(r));
       report["runs"] = runs;
       report["summary"] = summary.to_tree();
+      report["summary"]["runs"] = headlines_tree(headlines);
+      if (input.reference && !input.reference->note.empty()) {
+        report["summary"]["rating"]["reference_note"] = input.reference->note;
+      }
       if (world.is_root()) {
         write_file_atomically(report_path, [&](std::ostream& file) {
           if (options.format == ReportFormat::json) {
@@ -178,6 +202,7 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
           }
         });
       }
+      print_headlines(out, headlines, summary.reference_device);
       out << summary.line() << "\n"
           << "report: " << report_path << "\n";
       return exit_status(summary);

@@ -9,6 +9,7 @@
 #include "core/comm.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "core/text.hpp"
 
@@ -107,13 +108,19 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
   const auto repetitions = params.integer(kRepetitionsKey);
   const auto warmup = params.integer(kWarmupKey);
 
+  progress::set_stage(variant.name + ", preparing");
   problem.prepare(variant);
-  for (std::int64_t i = 0; i < warmup; ++i)
+  for (std::int64_t i = 0; i < warmup; ++i) {
+    progress::set_stage(variant.name + ", warm-up " + std::to_string(i + 1) + " of " +
+                        std::to_string(warmup));
     problem.run(variant);
+  }
   Kokkos::fence();
 
   Work local_work;
   for (std::int64_t i = 0; i < repetitions; ++i) {
+    progress::set_stage(variant.name + ", repetition " + std::to_string(i + 1) + " of " +
+                        std::to_string(repetitions));
     comm_.barrier();
     const auto start = std::chrono::steady_clock::now();
     const Work work = problem.run(variant);
@@ -143,6 +150,7 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
       result.items_per_second = result.work.items / result.time.median;
     }
   }
+  progress::set_stage(variant.name + ", validating");
   result.validation = combine_over_ranks(comm_, problem.validate(variant));
   result.metrics = problem.metrics(variant);
   return result;
@@ -154,8 +162,16 @@ RunResult Runner::run(
   RunResult out;
   out.spec = &run;
   const RunContext context{comm_, device_};
-  for (const auto& params : run.points()) {
+  const auto points = run.points();
+  progress::start_run(comm_.is_root(), run.label());
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const Params& params = points[p];
     std::vector<VariantResult> point_results;
+    if (points.size() > 1) {
+      progress::set_point("point " + std::to_string(p + 1) + " of " +
+                          std::to_string(points.size()));
+    }
+    progress::set_stage("setting up");
     {
       // The case (and the device memory it holds) lives only while its point runs.
       const std::unique_ptr<Case> problem = run.app->setup(params, context);
@@ -165,6 +181,7 @@ RunResult Runner::run(
       }
     }
     add_speedups(point_results);
+    progress::clear();
     if (on_point) on_point(point_results);
     out.results.insert(out.results.end(), point_results.begin(), point_results.end());
   }

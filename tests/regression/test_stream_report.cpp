@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
 
@@ -145,6 +148,90 @@ TEST(StreamRun, SuiteWithJsonReport) {
   EXPECT_EQ(second[3]["point"]["elements"].as<long>(), 20000);
   EXPECT_EQ(second[3]["repetitions"].as<int>(), 3);
   EXPECT_EQ(doc["summary"]["results"].as<int>(), 5);
+}
+
+// Two stream runs rated against made-up reference figures; `inject` breaks the second.
+std::string rated_suite(bool inject) {
+  return std::string(
+             "name: rated\n"
+             "reference:\n"
+             "  device: Test machine\n"
+             "  figures: {copy-run: 2.0, dot-run: 3.0}\n"
+             "runs:\n"
+             "  - app: stream\n"
+             "    label: copy-run\n"
+             "    elements: 20000\n"
+             "    variant: [copy, mul]\n"
+             "    repetitions: 2\n"
+             "  - app: stream\n"
+             "    label: dot-run\n"
+             "    elements: 20000\n"
+             "    variant: dot\n"
+             "    repetitions: 2\n") +
+         (inject ? "    inject_error: true\n" : "");
+}
+
+// The fastest passing figure of merit of a report's run, read from its results.
+double fastest_passing(const YAML::Node& run) {
+  double best = 0.0;
+  for (const auto& r : run["results"]) {
+    if (r["validation"]["status"].as<std::string>() == "PASS")
+      best = std::max(best, r["fom"]["value"].as<double>());
+  }
+  return best;
+}
+
+TEST(StreamRun, RatedSuiteGivesTheGeometricMeanOverTheReference) {
+  TempDir dir;
+  const std::string report = dir.file("rated.yaml");
+  const ProcessResult r = kmini({"run", dir.write("rated.yaml", rated_suite(false)), "--report",
+                                 report, "--ceiling-elements", "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_CONTAINS(r.out, "summary: each run's fastest validated result");
+  EXPECT_CONTAINS(r.out, "VALID with a rating of ");
+  EXPECT_CONTAINS(r.out, "(1 = Test machine): 3 of 3 results passed validation");
+  const YAML::Node doc = YAML::LoadFile(report);
+  const double copy_ratio = fastest_passing(doc["runs"][0]) / 2.0;
+  const double dot_ratio = fastest_passing(doc["runs"][1]) / 3.0;
+  const YAML::Node summary = doc["summary"];
+  EXPECT_NEAR(summary["rating"]["value"].as<double>(), std::sqrt(copy_ratio * dot_ratio),
+              1e-12 * std::sqrt(copy_ratio * dot_ratio));
+  EXPECT_EQ(summary["rating"]["reference_device"].as<std::string>(), "Test machine");
+  ASSERT_EQ(summary["runs"].size(), 2u);
+  EXPECT_EQ(summary["runs"][0]["label"].as<std::string>(), "copy-run");
+  EXPECT_EQ(summary["runs"][0]["headline"]["value"].as<double>(), fastest_passing(doc["runs"][0]));
+  EXPECT_NEAR(summary["runs"][1]["ratio_to_reference"].as<double>(), dot_ratio, 1e-12 * dot_ratio);
+}
+
+TEST(StreamRun, RatedSuiteWithAFailureIsInvalidAndUnrated) {
+  TempDir dir;
+  const std::string report = dir.file("rated.yaml");
+  const ProcessResult r = kmini({"run", dir.write("rated.yaml", rated_suite(true)), "--report",
+                                 report, "--ceiling-elements", "0"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_CONTAINS(r.out, "INVALID: 2 of 3 results passed validation; no rating");
+  const YAML::Node summary = YAML::LoadFile(report)["summary"];
+  EXPECT_TRUE(summary["rating"]["value"].IsNull());
+  EXPECT_EQ(summary["runs"][1]["passed"].as<int>(), 0);
+  EXPECT_TRUE(summary["runs"][1]["headline"]["value"].IsNull());
+}
+
+TEST(StreamRun, DryRunEstimatesWithoutRunningOrWriting) {
+  TempDir dir;
+  const ProcessResult r =
+      kmini({"run", test_input("stream_small.yaml"), "--dry-run", "--report", dir.file("r.yaml")});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Weights 2+2+2+3+3+2 arrays of 100000 elements, 3 timed and 1 warm-up repetition:
+  // 14 x 4e5 x 4 B = 21.4 MiB for float, twice that for double; 6 x 4e5 = 2.4e6 items.
+  EXPECT_CONTAINS(r.out, "precision=float           1.1 MiB         6            4     21.4 MiB");
+  EXPECT_CONTAINS(r.out, "42.7 MiB");
+  EXPECT_CONTAINS(r.out, "2.4e+06");
+  EXPECT_CONTAINS(r.out, "every point fits the device's free memory");
+  EXPECT_TRUE(dir.entries().empty());
+  const ProcessResult big =
+      kmini({"run", test_input("stream_small.yaml"), "--dry-run", "--set", "stream.elements=1e12"});
+  EXPECT_EQ(big.exit_code, 2) << big.out << big.err;
+  EXPECT_CONTAINS(big.err, "of memory per rank, but");
 }
 
 TEST(StreamRun, DefaultReportNameInTheWorkingFolder) {

@@ -27,6 +27,8 @@ TEST(Cli, RunWithEveryOption) {
   EXPECT_EQ(o.format, ReportFormat::json);
   EXPECT_EQ(o.ceiling_elements, 1024);
   EXPECT_EQ(o.kokkos_args, std::vector<std::string>{"--kokkos-num-threads=2"});
+  EXPECT_FALSE(o.dry_run);
+  EXPECT_TRUE(parse({"run", "in.yaml", "--dry-run"}).dry_run);
 }
 
 TEST(Cli, KokkosFlagsPassAnywhere) {
@@ -63,6 +65,7 @@ TEST(Cli, UsageErrors) {
   EXPECT_CONTAINS(error_of({"check", "a.yaml", "--report", "r.yaml"}), "--report does not apply");
   EXPECT_CONTAINS(error_of({"run", "a.yaml", "--markdown"}), "--markdown does not apply");
   EXPECT_CONTAINS(error_of({"list", "a", "b"}), "at most one APP");
+  EXPECT_CONTAINS(error_of({"check", "a.yaml", "--dry-run"}), "--dry-run does not apply");
 }
 
 }  // namespace

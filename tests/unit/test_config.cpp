@@ -133,6 +133,53 @@ TEST(Config, SuiteOfRuns) {
   EXPECT_EQ(input.runs[0].label(), "demo");
 }
 
+constexpr const char* kRatedSuite =
+    "reference:\n"
+    "  device: Test GPU\n"
+    "  note: by hand\n"
+    "  figures: {first: 100, second: 2.5e3}\n"
+    "runs:\n"
+    "  - app: demo\n"
+    "    label: first\n"
+    "  - app: other\n"
+    "    label: second\n";
+
+TEST(Config, SuiteReference) {
+  const Input input = load(kRatedSuite);
+  ASSERT_TRUE(input.reference.has_value());
+  EXPECT_EQ(input.reference->device, "Test GPU");
+  EXPECT_EQ(input.reference->note, "by hand");
+  EXPECT_EQ(input.reference->figures.at("first"), 100.0);
+  EXPECT_EQ(input.reference->figures.at("second"), 2500.0);
+  EXPECT_FALSE(load("runs:\n  - app: demo\n").reference.has_value());
+}
+
+// Replaces the first `from` in the rated suite by `to`.
+std::string rated_suite_with(const std::string& from, const std::string& to) {
+  std::string text = kRatedSuite;
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+TEST(ConfigErrors, SuiteReference) {
+  EXPECT_CONTAINS(error_of(rated_suite_with("first: 100, ", "")),
+                  "in.yaml:4:12: reference.figures: no figure for run 'first' (runs[0])");
+  EXPECT_CONTAINS(error_of(rated_suite_with("second: 2.5e3", "second: 2.5e3, third: 1")),
+                  "reference.figures.third: no run has this label; the runs are first, second");
+  EXPECT_CONTAINS(error_of(rated_suite_with("100", "-1")),
+                  "reference.figures.first: expected a positive number");
+  EXPECT_CONTAINS(error_of(rated_suite_with("100", "fast")), "found 'fast'");
+  EXPECT_CONTAINS(error_of(rated_suite_with("  device: Test GPU\n", "")),
+                  "reference: missing 'device'");
+  EXPECT_CONTAINS(error_of(rated_suite_with("  note:", "  notes:")),
+                  "reference.notes: unknown key for a suite's reference (did you mean 'note'?)");
+  EXPECT_CONTAINS(error_of(rated_suite_with("label: second", "label: first")),
+                  "runs[1]: the label 'first' is used twice");
+  EXPECT_CONTAINS(error_of("reference: 3\nruns:\n  - app: demo\n"),
+                  "reference: expected a mapping with device, note and figures");
+}
+
 TEST(ConfigErrors, MalformedYamlNamesThePosition) {
   const std::string e = error_of("app: demo\nsize: [1, 2\n");
   EXPECT_CONTAINS(e, "in.yaml:3:");

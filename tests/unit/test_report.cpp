@@ -7,7 +7,10 @@
 #include <sstream>
 
 #include "core/atomic_file.hpp"
+#include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/headline.hpp"
+#include "core/registry.hpp"
 #include "core/report.hpp"
 #include "core/tree.hpp"
 #include "support/process.hpp"
@@ -180,6 +183,75 @@ TEST(Summary, ValidOnlyWhenEverythingPassed) {
   EXPECT_FALSE(s.valid());
   EXPECT_EQ(s.line(),
             "INVALID: 3 of 3 results passed validation, a ceiling probe failed validation");
+}
+
+TEST(Summary, RatingAgainstAReference) {
+  Summary s;
+  s.results = 2;
+  s.passed = 2;
+  s.reference_device = "Test GPU";
+  s.rating = 1.25;
+  EXPECT_EQ(s.line(),
+            "VALID with a rating of 1.25 (1 = Test GPU): 2 of 2 results passed validation");
+  s.overrides = {"a.size=3"};
+  EXPECT_EQ(s.line(),
+            "VALID with a rating of 1.25 (1 = Test GPU): 2 of 2 results passed validation; inputs "
+            "changed by --set a.size=3");
+  s.overrides.clear();
+  s.passed = 1;
+  s.failed = 1;
+  EXPECT_EQ(s.line(), "INVALID: 1 of 2 results passed validation; no rating");
+  EXPECT_TRUE(s.to_tree()["rating"]["value"].is_null());
+}
+
+// A run of `variants` results with these figures of merit and validation outcomes.
+struct FakeRun {
+  RunSpec spec;
+  AppSpec app;
+  std::vector<VariantSpec> variants;
+  RunResult result;
+  FakeRun(const std::string& label, const std::vector<std::pair<double, bool>>& foms) {
+    app.name = "demo";
+    app.fom = FigureOfMerit{"bandwidth", "GB/s"};
+    for (std::size_t i = 0; i < foms.size(); ++i)
+      variants.push_back(VariantSpec{"v" + std::to_string(i), "", 1.0, i == 0});
+    spec.app = &app;
+    spec.settings[kLabelKey] = Setting{Value(label), SourceMark{}, true};
+    result.spec = &spec;
+    for (std::size_t i = 0; i < foms.size(); ++i) {
+      VariantResult r;
+      r.variant = &variants[i];
+      r.fom = foms[i].first;
+      r.validation.status = foms[i].second ? Validation::Status::pass : Validation::Status::fail;
+      result.results.push_back(r);
+    }
+  }
+};
+
+TEST(Headlines, FastestValidatedResultAndRating) {
+  const FakeRun a("a", {{10.0, true}, {40.0, true}, {90.0, false}});
+  const FakeRun b("b", {{5.0, true}});
+  SuiteReference reference;
+  reference.device = "Test GPU";
+  reference.figures = {{"a", 20.0}, {"b", 20.0}};
+  auto headlines = find_headlines({a.result, b.result}, reference);
+  ASSERT_EQ(headlines.size(), 2u);
+  // The failed 90 is not a headline; and a run with a failure gets no ratio.
+  EXPECT_EQ(headlines[0].fom, 40.0);
+  EXPECT_EQ(headlines[0].variant, "v1");
+  EXPECT_EQ(headlines[0].passed, 2);
+  EXPECT_EQ(headlines[0].ran, 3);
+  EXPECT_FALSE(headlines[0].ratio.has_value());
+  EXPECT_EQ(headlines[1].ratio, 0.25);
+  EXPECT_FALSE(rating_of(headlines).has_value());
+
+  const FakeRun clean("a", {{10.0, true}, {40.0, true}});
+  headlines = find_headlines({clean.result, b.result}, reference);
+  EXPECT_EQ(headlines[0].ratio, 2.0);
+  // The geometric mean of 2 and 0.25.
+  ASSERT_TRUE(rating_of(headlines).has_value());
+  EXPECT_NEAR(*rating_of(headlines), std::sqrt(0.5), 1e-15);
+  EXPECT_FALSE(rating_of(find_headlines({clean.result}, std::nullopt)).has_value());
 }
 
 }  // namespace

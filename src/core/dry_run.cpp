@@ -1,0 +1,103 @@
+#include "core/dry_run.hpp"
+
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/comm.hpp"
+#include "core/config.hpp"
+#include "core/registry.hpp"
+#include "core/table.hpp"
+#include "core/text.hpp"
+
+namespace kmini {
+
+namespace {
+
+std::string point_text(const RunSpec& run, const Params& params) {
+  std::string out;
+  for (const auto& sweep : run.sweeps) {
+    if (!out.empty()) out += " ";
+    out += sweep.first + "=" + format_value(params.value(sweep.first));
+  }
+  return out.empty() ? "-" : out;
+}
+
+// Counts of flop and items, "2.4e+06" past a million so that the columns stay readable.
+std::string count_cell(double value, const char* partial) {
+  if (!(value > 0.0)) return "-";
+  if (value < 1.0e6) return format_significant(value, 3) + partial;
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g", value);
+  return text + std::string(partial);
+}
+
+// One point: the work of every selected variant's warm-up and timed repetitions, over all ranks.
+struct PointEstimate {
+  double memory_per_rank = 0.0;
+  int variants = 0;
+  std::int64_t repetitions = 0;  // per variant, warm-up included
+  Work total;
+  bool known = true;  // every selected variant's work could be estimated
+  std::set<std::string> notes;
+};
+
+PointEstimate estimate_point(const RunSpec& run, const Params& params, const Comm& comm) {
+  const AppSpec& app = *run.app;
+  PointEstimate e;
+  e.memory_per_rank = app.device_bytes ? comm.max(app.device_bytes(params, comm)) : 0.0;
+  e.repetitions = params.integer(kRepetitionsKey) + params.integer(kWarmupKey);
+  for (const VariantSpec* variant : run.variants()) {
+    ++e.variants;
+    if (!app.estimate_work) {
+      e.known = false;
+      e.notes.insert("this app gives no estimate");
+      continue;
+    }
+    const WorkEstimate w = app.estimate_work(params, comm, *variant);
+    if (!w.note.empty()) e.notes.insert(w.note);
+    if (!w.per_repetition) {
+      e.known = false;
+      continue;
+    }
+    const double reps = static_cast<double>(e.repetitions);
+    e.total.bytes += comm.sum(w.per_repetition->bytes) * reps;
+    e.total.flops += comm.sum(w.per_repetition->flops) * reps;
+    e.total.items += comm.sum(w.per_repetition->items) * reps;
+  }
+  return e;
+}
+
+}  // namespace
+
+void print_dry_run(std::ostream& out, const Input& input, const Comm& comm) {
+  out << "kmini: dry run of " << input.path << ": " << input.runs.size() << " run(s) on "
+      << comm.size() << " rank(s); nothing is allocated or run\n\n";
+  for (const auto& run : input.runs) {
+    out << "== " << run.label();
+    if (run.label() != run.app->name) out << " (" << run.app->name << ")";
+    out << "  [" << run.mark.str() << "]\n";
+    Table table(
+        {"point", "memory per rank", "variants", "repetitions", "bytes moved", "flop", "items"});
+    std::set<std::string> notes;
+    for (const auto& params : run.points()) {
+      const PointEstimate e = estimate_point(run, params, comm);
+      notes.insert(e.notes.begin(), e.notes.end());
+      const char* partial = e.known ? "" : " +";
+      table.add_row({point_text(run, params), format_bytes(e.memory_per_rank),
+                     std::to_string(e.variants), std::to_string(e.repetitions),
+                     e.total.bytes > 0.0 ? format_bytes(e.total.bytes) + partial : "-",
+                     count_cell(e.total.flops, partial), count_cell(e.total.items, partial)});
+    }
+    table.print(out);
+    for (const auto& note : notes)
+      out << "   note: " << note << "\n";
+    out << "\n";
+  }
+  out << "Work is over all ranks, every selected variant, warm-up and timed repetitions, under "
+         "each app's byte model; '+' marks a total that leaves out work only known at run "
+         "time.\n";
+}
+
+}  // namespace kmini
