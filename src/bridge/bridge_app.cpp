@@ -118,6 +118,20 @@ double device_bytes(const Params& params, const Comm& comm) {
          static_cast<double>(element_bytes(params));
 }
 
+// One repetition under the byte model: each of the paths' normals read once and each output
+// value written once.
+Work bridge_work(double paths, double values_per_path, std::size_t element_bytes) {
+  return Work{2.0 * paths * values_per_path * static_cast<double>(element_bytes), 0.0, paths};
+}
+
+WorkEstimate estimate_work(const Params& params, const Comm& comm, const VariantSpec&) {
+  const BridgeSetup setup = setup_of(params, comm);
+  return WorkEstimate{bridge_work(static_cast<double>(setup.local_paths),
+                                  static_cast<double>(setup.model.grid.steps() * setup.model.dim),
+                                  element_bytes(params)),
+                      ""};
+}
+
 // Adjacent paths in one 16-byte vector.
 template <class T>
 using Vector = Pack<T, 16 / sizeof(T)>;
@@ -267,8 +281,8 @@ class BridgeCase final : public Case {
         launch_range<T, OpenMPSpace, 0, true>("bridge::cpu_openmp", host_->arrays(true));
         break;
     }
-    const double values = static_cast<double>(layout_.size());
-    return Work{2.0 * values * sizeof(T), 0.0, static_cast<double>(layout_.paths)};
+    return bridge_work(static_cast<double>(layout_.paths),
+                       static_cast<double>(layout_.steps * layout_.dim), sizeof(T));
   }
 
   Validation validate(const VariantSpec& variant) override {
@@ -498,6 +512,7 @@ AppSpec app_spec() {
   app.default_warmup = 1;
   app.check = check_bridge;
   app.device_bytes = device_bytes;
+  app.estimate_work = estimate_work;
   app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
     if (params.string("precision") == "float")
       return std::make_unique<BridgeCase<float>>(params, context);

@@ -128,6 +128,17 @@ double device_bytes(const Params& params, const Comm&) {
   return bytes;
 }
 
+// The quartets a G build computes are known only after Schwarz screening, which needs the
+// integrals themselves; the dry run says what the build's size follows from.
+WorkEstimate estimate_work(const Params& params, const Comm&, const VariantSpec&) {
+  const HfSetup setup = setup_of(params);
+  return WorkEstimate{std::nullopt,
+                      "a repetition is one G build from the converged density; its quartet count "
+                      "is known after Schwarz screening; " +
+                          std::to_string(setup.molecule.atoms.size()) + " atoms, " +
+                          std::to_string(basis_functions(setup)) + " basis functions"};
+}
+
 class HfCase : public Case {
  public:
   HfCase(const Params& params, const RunContext& context)
@@ -336,6 +347,7 @@ AppSpec app_spec() {
   app.default_warmup = 0;
   app.check = check_hf;
   app.device_bytes = device_bytes;
+  app.estimate_work = estimate_work;
   app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
     return std::make_unique<HfCase>(params, context);
   };

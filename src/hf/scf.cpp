@@ -9,6 +9,7 @@
 #include <KokkosBlas3_gemm.hpp>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "hf/symmetric_eigen.hpp"
 
 extern "C" {
@@ -169,6 +170,7 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
   Diis diis(settings.diis_vectors);
   double previous = 0.0;
   for (int iteration = 1; iteration <= settings.max_iterations; ++iteration) {
+    progress::step("SCF cycle", iteration, settings.max_iterations);
     ScfIteration step;
     Kokkos::fence();
     const auto start = std::chrono::steady_clock::now();

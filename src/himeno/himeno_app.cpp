@@ -132,6 +132,14 @@ double arrays_per_point(bool swap) {
   return swap ? 14.0 : 16.0;
 }
 
+// `iterations` sweeps over this rank's `owned_points` interior points: 34 flop each.
+Work sweep_work(double owned_points, std::int64_t iterations, bool swap,
+                std::size_t element_bytes) {
+  const double points = owned_points * static_cast<double>(iterations);
+  return Work{points * arrays_per_point(swap) * static_cast<double>(element_bytes), 34.0 * points,
+              points};
+}
+
 void check(const Params& params) {
   if (params.given("size") && params.given("grid")) {
     params.reject("grid", "give either size or grid, not both");
@@ -181,6 +189,23 @@ double device_bytes(const Params& params, const Comm& comm) {
     bytes += element * d.owned_points();
   }
   return bytes;
+}
+
+// A fixed iteration count is known beforehand; the original's measurement mode decides it from
+// the rehearsal's time.
+WorkEstimate estimate_work(const Params& params, const Comm& comm, const VariantSpec&) {
+  if (!params.has("iterations")) {
+    return WorkEstimate{std::nullopt, "iterations are chosen at run time to fill target_seconds=" +
+                                          format_value(params.value("target_seconds")) +
+                                          " s per repetition, after " +
+                                          std::to_string(kRehearsalIterations) +
+                                          " rehearsal iterations"};
+  }
+  const GlobalGrid grid = grid_of(params);
+  const Decomposition d = decompose(grid, dims_of(params, grid, comm.size()), comm.rank());
+  return WorkEstimate{sweep_work(d.owned_points(), params.integer("iterations"),
+                                 params.string("update") == "swap", element_bytes(params)),
+                      ""};
 }
 
 // ---- the case -------------------------------------------------------------------------------
@@ -257,8 +282,7 @@ class HimenoCase final : public Case {
   Work run(const VariantSpec&) override {
     gosa_ = solver_->iterate(per_run_);
     done_ += per_run_;
-    const double points = setup_.decomposition.owned_points() * static_cast<double>(per_run_);
-    return Work{points * arrays_per_point(setup_.swap) * sizeof(T), 34.0 * points, points};
+    return sweep_work(setup_.decomposition.owned_points(), per_run_, setup_.swap, sizeof(T));
   }
 
   Validation validate(const VariantSpec&) override {
@@ -450,6 +474,7 @@ AppSpec app_spec() {
   app.default_variants = {"kokkos_reduce"};
   app.check = check;
   app.device_bytes = device_bytes;
+  app.estimate_work = estimate_work;
   app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
     if (params.string("precision") == "float")
       return std::make_unique<HimenoCase<float>>(params, context);

@@ -21,6 +21,7 @@
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
+#include "core/progress.hpp"
 #include "himeno/fields.hpp"
 #include "himeno/gosa.hpp"
 #include "himeno/grid.hpp"
@@ -234,6 +235,7 @@ class SolverOn final : public Solver<T> {
       if (!setup_.decomposition.single()) {
         MPI_Allreduce(MPI_IN_PLACE, &gosa, 1, MPI_DOUBLE, MPI_SUM, setup_.comm);
       }
+      progress::step("iteration", iteration + 1, n);
     }
     return gosa;
   }

@@ -49,6 +49,11 @@ struct HistogramVariant {
   std::string (HistogramCase<Bin>::*not_applicable)() const;  // nullptr: always applicable
 };
 
+// One repetition: every sample read once, every bin written once.
+Work histogram_work(double samples, double bins, std::size_t bin_bytes) {
+  return Work{samples * sizeof(double) + bins * static_cast<double>(bin_bytes), 0.0, samples};
+}
+
 template <class Bin>
 class HistogramCase final : public Case {
  public:
@@ -63,9 +68,8 @@ class HistogramCase final : public Case {
   void prepare(const VariantSpec& variant) override;
   Work run(const VariantSpec& variant) override {
     (this->*table()[variant.index].run)();
-    return Work{static_cast<double>(samples_.extent(0)) * sizeof(double) +
-                    static_cast<double>(bins_) * sizeof(Bin),
-                0.0, static_cast<double>(samples_.extent(0))};
+    return histogram_work(static_cast<double>(samples_.extent(0)), static_cast<double>(bins_),
+                          sizeof(Bin));
   }
   Validation validate(const VariantSpec& variant) override;
   // auto says which way it went.
@@ -438,6 +442,12 @@ AppSpec app_spec() {
   app.default_repetitions = 10;
   app.check = check;
   app.device_bytes = device_bytes;
+  app.estimate_work = [](const Params& params, const Comm& /*comm*/, const VariantSpec&) {
+    return WorkEstimate{
+        histogram_work(static_cast<double>(params.integer("samples")),
+                       static_cast<double>(params.integer("bins")), bin_bytes(params)),
+        ""};
+  };
   app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
     if (params.string("bin_type") == "int")
       return std::make_unique<HistogramCase<int>>(params, context);

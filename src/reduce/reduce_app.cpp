@@ -31,6 +31,11 @@ struct ReduceVariant {
 
 using Range = Kokkos::RangePolicy<Kokkos::IndexType<Index>>;
 
+// One repetition: each value read once and added once.
+Work reduce_work(double elements, std::size_t element_bytes) {
+  return Work{elements * static_cast<double>(element_bytes), elements, elements};
+}
+
 template <class T>
 class ReduceCase final : public Case {
  public:
@@ -44,8 +49,7 @@ class ReduceCase final : public Case {
   }
   Work run(const VariantSpec& variant) override {
     (this->*table()[variant.index].run)();
-    const auto n = static_cast<double>(values_.extent(0));
-    return Work{n * sizeof(T), n, n};
+    return reduce_work(static_cast<double>(values_.extent(0)), sizeof(T));
   }
   Validation validate(const VariantSpec& variant) override;
 
@@ -248,6 +252,10 @@ AppSpec app_spec() {
   app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
     return static_cast<double>(params.integer("elements")) *
            static_cast<double>(element_bytes(params));
+  };
+  app.estimate_work = [](const Params& params, const Comm& /*comm*/, const VariantSpec&) {
+    return WorkEstimate{
+        reduce_work(static_cast<double>(params.integer("elements")), element_bytes(params)), ""};
   };
   app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
     if (params.string("precision") == "float") {

@@ -41,6 +41,11 @@ const std::array<StreamVariant<T>, 6>& variant_table() {
   return table;
 }
 
+// One repetition: `weight` arrays of `elements` read or written once.
+Work stream_work(const VariantSpec& variant, double elements, std::size_t element_bytes) {
+  return Work{variant.weight * elements * static_cast<double>(element_bytes), 0.0, elements};
+}
+
 template <class T>
 class StreamCase final : public Case {
  public:
@@ -57,8 +62,7 @@ class StreamCase final : public Case {
 
   Work run(const VariantSpec& variant) override {
     variant_table<T>()[variant.index].launch(arrays_, "stream::" + variant.name);
-    const auto elements = static_cast<double>(arrays_.a.extent(0));
-    return Work{variant.weight * elements * sizeof(T), 0.0, elements};
+    return stream_work(variant, static_cast<double>(arrays_.a.extent(0)), sizeof(T));
   }
 
   Validation validate(const VariantSpec& variant) override {
@@ -106,6 +110,11 @@ AppSpec app_spec() {
   app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
     return 3.0 * static_cast<double>(params.integer("elements")) *
            static_cast<double>(bytes_per_element(params));
+  };
+  app.estimate_work = [](const Params& params, const Comm& /*comm*/, const VariantSpec& variant) {
+    return WorkEstimate{stream_work(variant, static_cast<double>(params.integer("elements")),
+                                    bytes_per_element(params)),
+                        ""};
   };
   app.setup = [](const Params& params, const RunContext& /*context*/) -> std::unique_ptr<Case> {
     const std::int64_t elements = params.integer("elements");
