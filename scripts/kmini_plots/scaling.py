@@ -1,0 +1,214 @@
+"""Scaling over MPI ranks, from reports that ran at different rank counts.
+
+One figure per app, scaling-<app>.png: for each result found in several reports (same device,
+app, run label, point and variant) at different `meta.mpi.ranks`, its figure of merit against
+ranks (solid for strong scaling, dashed for weak), with the ideal (linear in ranks from the
+fewest) dotted.
+
+Whether a pair is weak or strong scaling is not a field of the report. It is told from the
+global work per repetition, which kmini sums over ranks: the same work at more ranks is strong
+scaling, work growing with the ranks is weak scaling, anything else is called unclear. The table
+also names the inputs that differ (a weak-scaling input typically sets a larger grid and a rank
+split). kmini's figures of merit are rates of the global work (GB/s, MFLOPS, quartets/s), so
+efficiency = (FOM_N / FOM_0) / (N / N_0) reads as t_0 / t_N for weak scaling and as the speed-up
+per rank for strong scaling; the table prints the FOM ratio beside it.
+"""
+import json
+
+from matplotlib import colormaps
+from matplotlib.ticker import FuncFormatter
+
+from .figure import Figure, new_axes
+from .report import NoData, devices_line, distinct
+from .text import format_cell, format_number, format_percent, point_text, table
+
+SUMMARY = ("scaling-<app>.png: figure of merit against MPI ranks, parallel efficiency in the "
+           "table (the same runs in reports at different rank counts)")
+# Inputs that say how a run was measured, not what it computed.
+MEASUREMENT_INPUTS = {"variant", "label", "repetitions", "warmup", "target_seconds"}
+WORK_MEASURES = ("items", "flops", "bytes")
+TOLERANCE = 0.01
+KIND_STYLES = {"strong": "-", "weak": "--"}
+
+
+def result_key(result):
+    run = result.run
+    return (result.report.device, run.app, run.label,
+            json.dumps(result.point, sort_keys=True, default=str), result.variant)
+
+
+def work_ratio(base, other):
+    """Global work per repetition of other over base's, by the first measure both count."""
+    for measure in WORK_MEASURES:
+        a, b = base.work.get(measure), other.work.get(measure)
+        if a and b:
+            return b / a
+    return None
+
+
+def scaling_kind(base, other):
+    """'strong', 'weak', or 'unclear (...)': what the global work says about the pair."""
+    ratio = work_ratio(base, other)
+    ranks = other.report.ranks / base.report.ranks
+    if ratio is None:
+        return "unclear (no work counted)"
+    if abs(ratio - 1.0) <= TOLERANCE:
+        return "strong"
+    if abs(ratio - ranks) <= TOLERANCE * ranks:
+        return "weak"
+    return f"unclear (work x{ratio:.3g})"
+
+
+def input_differences(base, other):
+    keys = sorted(set(base.run.input) | set(other.run.input))
+    return [k for k in keys if k not in MEASUREMENT_INPUTS
+            and base.run.input.get(k) != other.run.input.get(k)]
+
+
+class Series:
+    """One line of the figure: a result at its fewest ranks and the same result at more ranks,
+    all of one scaling kind."""
+
+    def __init__(self, name, kind, base):
+        self.name = name
+        self.kind = kind
+        self.results = [base]
+
+    @property
+    def base(self):
+        return self.results[0]
+
+    def ratio(self, result):
+        return result.fom / self.base.fom if self.base.fom else None
+
+    def efficiency(self, result):
+        ratio = self.ratio(result)
+        return None if ratio is None else ratio / (result.report.ranks / self.base.report.ranks)
+
+
+def series_name(result, several_devices):
+    run = result.run
+    label = run.label if run.label != run.app else ""  # himeno's default label says nothing
+    name = " ".join(filter(None, [label, point_text(result.point), result.variant]))
+    return name + (f" ({result.report.device})" if several_devices else "")
+
+
+def collect(reports):
+    """{app: [Series]} over results found at two rank counts or more."""
+    by_key = {}
+    for report in reports:
+        for run in report.runs:
+            for result in run.results:
+                if result.ran and result.fom is not None:
+                    by_key.setdefault(result_key(result), []).append(result)
+    several_devices = len({r.device for r in reports}) > 1
+    by_app = {}
+    for key, results in by_key.items():
+        if len({r.report.ranks for r in results}) < 2:
+            continue
+        results = sorted(results, key=lambda r: r.report.ranks)  # stable: report order kept
+        base, series = results[0], {}
+        for other in results[1:]:
+            if other.report.ranks == base.report.ranks:
+                continue  # a second measurement at the base's ranks: nothing to scale against
+            kind = scaling_kind(base, other)
+            if kind not in series:
+                series[kind] = Series(series_name(base, several_devices), kind, base)
+            series[kind].results.append(other)
+        by_app.setdefault(key[1], []).extend(series.values())
+    return by_app
+
+
+def scaling_note(series, result):
+    if result is series.base:
+        return ""
+    differ = input_differences(series.base, result)
+    return series.kind + (f"; inputs differ: {', '.join(differ)}" if differ else "")
+
+
+def table_text(app, all_series):
+    run = all_series[0].base.run
+    title = (f"{app} scaling over ranks: {run.fom_name} [{run.fom_unit}]; ratio: FOM / FOM at the "
+             "fewest ranks; efficiency: ratio / rank ratio (t0/tN for weak scaling, speed-up per "
+             "rank for strong); work: global work per repetition / at the fewest ranks")
+    header = ["series", "ranks", "median [ms]", run.fom_unit or "FOM", "ratio", "efficiency",
+              "work", "scaling", "report"]
+    rows = []
+    for series in all_series:
+        for result in series.results:
+            work = work_ratio(series.base, result)
+            rows.append([series.name if result is series.base else "", str(result.report.ranks),
+                         format_number(result.median_s * 1000.0),
+                         format_cell(result.fom, result.failed),
+                         format_number(series.ratio(result)),
+                         format_percent(series.efficiency(result)),
+                         format_number(work), scaling_note(series, result), result.report.name])
+    return table(title, header, rows, left=(0, 7, 8))
+
+
+def series_color(all_series, index):
+    """A colour per series; tab20 where tab10 would repeat."""
+    palette = colormaps["tab10" if len(all_series) <= 10 else "tab20"]
+    return palette(index % palette.N)
+
+
+def legend_label(series):
+    """The series, its scaling kind and its efficiencies: in the legend, where they cannot
+    overlap as labels beside the points would."""
+    efficiencies = ", ".join(f"{format_percent(series.efficiency(r))} at {r.report.ranks}"
+                             for r in series.results[1:])
+    return f"{series.name} ({series.kind}; efficiency {efficiencies})"
+
+
+def draw_series(ax, series, color):
+    """The series' line (its style says the scaling kind), its ideal dotted, FAILs crossed out."""
+    ranks = [r.report.ranks for r in series.results]
+    ax.plot(ranks, [r.fom for r in series.results], marker="o", color=color,
+            linestyle=KIND_STYLES.get(series.kind, ":"), label=legend_label(series))
+    base = series.base
+    ax.plot([ranks[0], ranks[-1]], [base.fom, base.fom * ranks[-1] / ranks[0]], linestyle=":",
+            color=color, linewidth=1.0)
+    failed = [r for r in series.results if r.failed]
+    ax.plot([r.report.ranks for r in failed], [r.fom for r in failed], linestyle="none",
+            marker="x", markersize=12, color="red")
+
+
+def tick_text(value, _position):
+    """3,000,000 MFLOPS rather than 3 with 1e6 above the axis; small rates as they are."""
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:g}"
+
+
+def draw(app, all_series):
+    figure, ax = new_axes(8, 5)
+    run = all_series[0].base.run
+    for index, series in enumerate(all_series):
+        draw_series(ax, series, series_color(all_series, index))
+    ax.plot([], [], linestyle=":", color="grey", label="ideal: linear in ranks")
+    if any(r.failed for s in all_series for r in s.results):
+        ax.plot([], [], linestyle="none", marker="x", color="red", label="failed validation")
+    all_ranks = sorted({r.report.ranks for s in all_series for r in s.results})
+    if all_ranks[-1] / all_ranks[0] > 4:
+        ax.set_xscale("log", base=2)
+    ax.set_xticks(all_ranks)
+    ax.set_xticklabels([str(r) for r in all_ranks])
+    ax.set_ylim(bottom=0.0)
+    ax.yaxis.set_major_formatter(FuncFormatter(tick_text))
+    ax.set_xlabel("MPI ranks")
+    ax.set_ylabel(f"{run.fom_name} [{run.fom_unit}]")
+    reports = distinct(r.report for s in all_series for r in s.results)
+    ax.set_title(f"{app}: {run.fom_name} against MPI ranks\n{devices_line(reports)}", fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return figure
+
+
+def figures(reports):
+    ranks = sorted({r.ranks for r in reports})
+    if len(ranks) < 2:
+        raise NoData(f"needs reports at different rank counts (all ran on {ranks[0]})")
+    by_app = collect(reports)
+    if not by_app:
+        raise NoData(f"needs the same run (app, label, point, variant, device) in reports at "
+                     f"different rank counts (these ran on {', '.join(map(str, ranks))})")
+    return [Figure(f"scaling-{app}", table_text(app, s), lambda a=app, s=s: draw(a, s))
+            for app, s in by_app.items()]
