@@ -113,15 +113,9 @@ else
     "add its folder (often /usr/local/cuda/bin) to PATH or set NCU=/path/to/ncu"
 fi
 
-# A python that has what access_report.py needs: a pyenv python3 first on PATH may lack
-# matplotlib while Debian's python3-matplotlib sits in /usr/bin/python3.
-python=
-for candidate in "${PYTHON:-}" python3 /usr/bin/python3; do
-  if [ -n "$candidate" ] && "$candidate" -c "import matplotlib, yaml" 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
+# A python with what access_report.py needs.
+. "$root/scripts/lib/plot_python.sh"
+python=$(plot_python) || python=
 [ -n "$python" ] || fail "no python3 with matplotlib and PyYAML" \
   "(apt-get install python3-matplotlib python3-yaml, or set PYTHON)"
 report_py=$root/scripts/access_report.py

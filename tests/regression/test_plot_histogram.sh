@@ -16,13 +16,8 @@ fixture=$(cd "$(dirname "${BASH_SOURCE[0]}")/../inputs" && pwd)/histogram_report
 fail() { echo "FAIL: $*" >&2; exit 1; }
 check() { echo "check: $*"; }
 
-python=
-for candidate in "${PYTHON:-}" python3 /usr/bin/python3; do
-  if [ -n "$candidate" ] && "$candidate" -c "import matplotlib, yaml" 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/plot_python.sh"
+python=$(plot_python) || python=
 [ -n "$python" ] || fail "no python3 with matplotlib and PyYAML (apt-get install python3-matplotlib python3-yaml)"
 echo "python: $(command -v "$python")"
 

@@ -27,13 +27,8 @@ kmini_input=$inputs/stream_small.yaml  # any input file: the stand-in kmini does
 fail() { echo "FAIL: $*" >&2; exit 1; }
 check() { echo "check: $*"; }
 
-python=
-for candidate in "${PYTHON:-}" python3 /usr/bin/python3; do
-  if [ -n "$candidate" ] && "$candidate" -c "import matplotlib, yaml" 2>/dev/null; then
-    python=$(command -v "$candidate")
-    break
-  fi
-done
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/plot_python.sh"
+python=$(plot_python) || python=
 [ -n "$python" ] || fail "no python3 with matplotlib and PyYAML (apt-get install python3-matplotlib python3-yaml)"
 # The interpreter itself, not a pyenv shim that needs pyenv on the PATH.
 python=$("$python" -c 'import sys; print(sys.executable)')
