@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 namespace kmini::progress {
 
@@ -11,13 +12,26 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Quiet for the first seconds of a run; then at most a few updates a second.
-constexpr double kQuietSeconds = 3.0;
+// Quiet for the first seconds of a run (KMINI_PROGRESS_AFTER_SECONDS, default 3); then at most a
+// few updates a second.
+constexpr double kDefaultQuietSeconds = 3.0;
 constexpr double kRefreshSeconds = 0.25;
+
+double quiet_seconds() {
+  const char* text = std::getenv("KMINI_PROGRESS_AFTER_SECONDS");
+  if (text == nullptr) return kDefaultQuietSeconds;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  return end != text && *end == '\0' && seconds >= 0.0 ? seconds : kDefaultQuietSeconds;
+}
 
 struct State {
   bool enabled = false;
   bool line_shown = false;
+  // The stage changed and no step has been drawn since: the next step is drawn unthrottled, so
+  // that each stage shows its count at least once.
+  bool step_pending = false;
+  double quiet_seconds = kDefaultQuietSeconds;
   Clock::time_point run_start;
   Clock::time_point last_draw;
   std::string label;
@@ -34,14 +48,15 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
+bool past_quiet_period() {
+  const State& s = state();
+  return s.enabled && seconds_since(s.run_start) >= s.quiet_seconds;
+}
+
 // Whether the line is due for a redraw.
 bool due() {
   const State& s = state();
-  if (!s.enabled) return false;
-  const auto now = Clock::now();
-  if (std::chrono::duration<double>(now - s.run_start).count() < kQuietSeconds) return false;
-  return !s.line_shown ||
-         std::chrono::duration<double>(now - s.last_draw).count() >= kRefreshSeconds;
+  return past_quiet_period() && (!s.line_shown || seconds_since(s.last_draw) >= kRefreshSeconds);
 }
 
 void draw(const std::string& detail) {
@@ -66,6 +81,7 @@ void start_run(bool show, const std::string& label) {
   clear();
   State& s = state();
   s.enabled = show && isatty(fileno(stderr)) == 1;
+  s.quiet_seconds = quiet_seconds();
   s.run_start = Clock::now();
   s.label = label;
   s.point.clear();
@@ -80,11 +96,14 @@ void set_stage(const std::string& stage) {
   State& s = state();
   if (!s.enabled) return;
   s.stage = stage;
+  s.step_pending = true;
   if (due()) draw("");
 }
 
 void step(const char* what, std::int64_t done, std::int64_t total) {
-  if (!due()) return;
+  State& s = state();
+  if (!(s.step_pending ? past_quiet_period() : due())) return;
+  s.step_pending = false;
   std::string detail = std::string(what) + " " + std::to_string(static_cast<long long>(done));
   if (total > 0) detail += " of " + std::to_string(static_cast<long long>(total));
   draw(detail);

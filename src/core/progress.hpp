@@ -1,7 +1,8 @@
 // Progress of a long run on stderr: one line rewritten in place, shown only when stderr is a
-// terminal, only on rank 0, and only once the current run has taken a few seconds, so that short
-// runs, pipes and logs stay clean. The runner says where a run is (point, variant, repetition);
-// an app's inner loop adds its own count (a sweep's iterations, an SCF's cycles).
+// terminal, only on rank 0, and only once the current run has taken a few seconds (3, or
+// $KMINI_PROGRESS_AFTER_SECONDS), so that short runs, pipes and logs stay clean. The runner says
+// where a run is (point, variant, repetition); an app's inner loop adds its own count (a sweep's
+// iterations, an SCF's cycles).
 #pragma once
 
 #include <cstdint>
