@@ -50,7 +50,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 debian_packages=(
   cmake ninja-build g++ make patch git ca-certificates
   libopenmpi-dev openmpi-bin libyaml-cpp-dev liblapack-dev libblas-dev libgtest-dev
-  python3 python3-matplotlib python3-yaml
+  python3 python3-matplotlib python3-yaml bsdutils
 )
 
 as_root() {
