@@ -242,6 +242,9 @@ TEST(ConfigErrors, UnknownApp) {
   EXPECT_CONTAINS(e, "in.yaml:1:6: app: unknown app 'dmeo' (did you mean 'demo'?)");
   EXPECT_CONTAINS(e, "allowed: demo, other");
   EXPECT_CONTAINS(error_of("runs:\n  - size: 5\n"), "runs[0]: missing 'app:'");
+  // A suite entry names its place in the list.
+  EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n  - app: dmeo\n"),
+                  "in.yaml:3:10: runs[1].app: unknown app 'dmeo' (did you mean 'demo'?)");
 }
 
 TEST(ConfigErrors, UnknownVariant) {
