@@ -18,25 +18,7 @@ fixture=$inputs/plot_report_fixture.yaml
 histogram_fixture=$inputs/histogram_report_fixture.yaml
 one_rank=$inputs/plot_scaling_1rank.yaml
 two_ranks=$inputs/plot_scaling_2ranks.yaml
-export PYTHONDONTWRITEBYTECODE=1  # leave no __pycache__ in the source tree
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-check() { echo "check: $*"; }
-
-. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/plot_python.sh"
-python=$(plot_python) || python=
-[ -n "$python" ] || fail "no python3 with matplotlib and PyYAML (apt-get install python3-matplotlib python3-yaml)"
-echo "python: $(command -v "$python")"
-
-rm -rf "$scratch"
-mkdir -p "$scratch"
-
-# Runs the script with the given arguments; sets rc, and out / err to the files holding the output.
-run() {
-  out=$scratch/stdout err=$scratch/stderr
-  "$python" "$script" "$@" >"$out" 2>"$err"
-  rc=$?
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../support/script_checks.sh"
 
 expect_success() {
   run "$@"
@@ -51,8 +33,7 @@ expect_line() {
 # DIR/NAME.png exists, is a PNG, and stdout says it was written.
 expect_png() {
   local png=$1/$2.png
-  [ -s "$png" ] || fail "$png is missing or empty"
-  [ "$(head -c 4 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e47 ] || fail "$png is not a PNG"
+  is_png "$png" || fail "$png is missing, empty or not a PNG"
   grep -qxF "wrote $png" "$out" || fail "stdout lacks 'wrote $png'"
 }
 
@@ -61,10 +42,7 @@ expect_error() {
   local what=$1
   shift
   run "$@"
-  [ "$rc" -eq 2 ] || fail "$what: exit status $rc, expected 2; stderr: $(cat "$err")"
-  [ "$(wc -l <"$err")" -eq 1 ] || fail "$what: stderr is not one line: $(cat "$err")"
-  grep -q '^plot\.py: error: ' "$err" || fail "$what: stderr lacks the error prefix: $(cat "$err")"
-  echo "  ok: $(cat "$err")"
+  expect_error_line 2 plot.py "$what"
 }
 
 # A copy of the fixture as JSON, changed by a Python statement on `doc` (e.g. a result set to FAIL).
@@ -172,26 +150,7 @@ printf 'kmini_report: 1\nmeta: {}\n' >"$scratch/no-runs.yaml"
 expect_error "no runs" "$scratch/no-runs.yaml" --out "$scratch/plots-bad"
 
 check "(n) reports with nothing to draw: the error names the apps found and what the figures need"
-cat >"$scratch/stream-only.yaml" <<'EOF'
-kmini_report: 1
-meta:
-  device:
-    name: "AMD EPYC"
-runs:
-  - app: "stream"
-    input:
-      elements: 1000
-    results:
-      - point: {}
-        variant: "copy"
-        status: "ran"
-        time_s:
-          min: 0.001
-          median: 0.001
-          mean: 0.001
-          max: 0.001
-EOF
-expect_error "nothing to draw" "$scratch/stream-only.yaml" --out "$scratch/plots-bad"
+expect_error "nothing to draw" "$inputs/stream_only_report.yaml" --out "$scratch/plots-bad"
 grep -q 'runs of stream' "$err" || fail "the error does not name the app found: $(cat "$err")"
 grep -q 'the himeno figure needs himeno runs' "$err" || fail "the error does not say what himeno needs: $(cat "$err")"
 [ ! -e "$scratch/plots-bad" ] || fail "an error left $scratch/plots-bad behind"

@@ -13,33 +13,14 @@ script=$1
 scratch=$2
 fixture=$(cd "$(dirname "${BASH_SOURCE[0]}")/../inputs" && pwd)/histogram_report_fixture.yaml
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-check() { echo "check: $*"; }
-
-. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/plot_python.sh"
-python=$(plot_python) || python=
-[ -n "$python" ] || fail "no python3 with matplotlib and PyYAML (apt-get install python3-matplotlib python3-yaml)"
-echo "python: $(command -v "$python")"
-
-rm -rf "$scratch"
-mkdir -p "$scratch"
-
-# Runs the script with the given arguments; sets rc, and out / err to the files holding the output.
-run() {
-  out=$scratch/stdout err=$scratch/stderr
-  "$python" "$script" "$@" >"$out" 2>"$err"
-  rc=$?
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../support/script_checks.sh"
 
 # The exit status is 2 and stderr is exactly one 'plot_histogram.py: error: ' line.
 expect_error() {
   local what=$1
   shift
   run "$@"
-  [ "$rc" -eq 2 ] || fail "$what: exit status $rc, expected 2; stderr: $(cat "$err")"
-  [ "$(wc -l <"$err")" -eq 1 ] || fail "$what: stderr is not one line: $(cat "$err")"
-  grep -q '^plot_histogram\.py: error: ' "$err" || fail "$what: stderr lacks the error prefix: $(cat "$err")"
-  echo "  ok: $(cat "$err")"
+  expect_error_line 2 plot_histogram.py "$what"
 }
 
 check "(a) the fixture report: exit 0, both PNGs, the table with the fixture's numbers"
@@ -47,8 +28,7 @@ run "$fixture" --out "$scratch/plots"
 [ "$rc" -eq 0 ] || fail "exit status $rc; stderr: $(cat "$err")"
 for bin_type in int double; do
   png=$scratch/plots/histogram-$bin_type.png
-  [ -s "$png" ] || fail "$png is missing or empty"
-  [ "$(head -c 4 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e47 ] || fail "$png is not a PNG"
+  is_png "$png" || fail "$png is missing, empty or not a PNG"
   grep -qxF "wrote $png" "$out" || fail "stdout lacks 'wrote $png'"
 done
 # bins 1, plain_atomic 5.912 ms, warp_match 0.2134 ms, cub 0.04120 ms (median 4.12e-05 s).
@@ -81,25 +61,6 @@ printf 'a: [1,\n' >"$scratch/broken.yaml"
 expect_error "broken YAML" "$scratch/broken.yaml" --out "$scratch/plots3"
 
 check "(d) a kmini report without a histogram run"
-cat >"$scratch/stream-only.yaml" <<'EOF'
-kmini_report: 1
-meta:
-  device:
-    name: "AMD EPYC"
-runs:
-  - app: "stream"
-    input:
-      elements: 1000
-    results:
-      - point: {}
-        variant: "copy"
-        status: "ran"
-        time_s:
-          min: 0.001
-          median: 0.001
-          mean: 0.001
-          max: 0.001
-EOF
-expect_error "no histogram run" "$scratch/stream-only.yaml" --out "$scratch/plots3"
+expect_error "no histogram run" "$(dirname "$fixture")/stream_only_report.yaml" --out "$scratch/plots3"
 
 echo "PASS: plot_histogram.py"

@@ -24,17 +24,8 @@ inputs=$(cd "$(dirname "${BASH_SOURCE[0]}")/../inputs" && pwd)
 fixture=$inputs/ncu_raw_fixture.csv
 kmini_input=$inputs/stream_small.yaml  # any input file: the stand-in kmini does not read it
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-check() { echo "check: $*"; }
-
-. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/plot_python.sh"
-python=$(plot_python) || python=
-[ -n "$python" ] || fail "no python3 with matplotlib and PyYAML (apt-get install python3-matplotlib python3-yaml)"
-# The interpreter itself, not a pyenv shim that needs pyenv on the PATH.
-python=$("$python" -c 'import sys; print(sys.executable)')
-echo "python: $python"
-
-rm -rf "$scratch"
+script=$report_py
+. "$(dirname "${BASH_SOURCE[0]}")/../support/script_checks.sh"
 mkdir -p "$scratch/bin" "$scratch/fake"
 
 # A PATH with the tools profile.sh uses and no ncu: symlinks in one folder.
@@ -93,46 +84,28 @@ run_clean() {
   env -i HOME="$scratch" PATH="$path" "$@" >"$out" 2>"$err"
   rc=$?
 }
-run_py() {
-  out=$scratch/stdout err=$scratch/stderr
-  "$python" "$report_py" "$@" >"$out" 2>"$err"
-  rc=$?
-}
-
-# The exit status is $1 and stderr is exactly one '<prog>: error: ' line.
-expect_one_line_error() {
-  local status=$1 prefix=$2 what=$3
-  [ "$rc" -eq "$status" ] || fail "$what: exit status $rc, expected $status; stderr: $(cat "$err")"
-  [ "$(wc -l <"$err")" -eq 1 ] || fail "$what: stderr is not one line: $(cat "$err")"
-  grep -q "^$prefix: error: " "$err" || fail "$what: stderr lacks '$prefix: error: ': $(cat "$err")"
-  echo "  ok: $(cat "$err")"
-}
-
-is_png() {
-  [ -s "$1" ] && [ "$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e47 ]
-}
 
 check "(a) profile.sh without ncu on the PATH: exit 2, one line naming ncu"
 PATH=$bin command -v ncu >/dev/null && fail "the stripped PATH has an ncu"
 run_clean KMINI="$scratch/fake/kmini" "$BASH" "$profile" "$kmini_input"
-expect_one_line_error 2 profile.sh "no ncu"
+expect_error_line 2 profile.sh "no ncu"
 grep -qxF "profile.sh: error: ncu (Nsight Compute) is not on the PATH; add its folder (often /usr/local/cuda/bin) to PATH or set NCU=/path/to/ncu" "$err" ||
   fail "not the ncu message: $(cat "$err")"
 
 path=$bin:$scratch/fake
 check "(a') profile.sh with a missing INPUT, a missing kmini, a bad option"
 run_clean KMINI="$scratch/fake/kmini" "$BASH" "$profile" "$scratch/no-such-input.yaml"
-expect_one_line_error 2 profile.sh "missing input"
+expect_error_line 2 profile.sh "missing input"
 grep -q "no such input file" "$err" || fail "missing input: $(cat "$err")"
 run_clean KMINI="$scratch/no-such-kmini" "$BASH" "$profile" "$kmini_input"
-expect_one_line_error 2 profile.sh "missing kmini"
+expect_error_line 2 profile.sh "missing kmini"
 grep -q "no kmini binary there" "$err" || fail "missing kmini: $(cat "$err")"
 run_clean KMINI="$scratch/fake/kmini" "$BASH" "$profile" "$kmini_input" --max-launches 0
-expect_one_line_error 2 profile.sh "bad --max-launches"
+expect_error_line 2 profile.sh "bad --max-launches"
 [ ! -e "$scratch/ncu-calls" ] || fail "ncu ran despite the bad input"
 
 check "(b) access_report.py on the fixture: the table's numbers, computed by hand, and the advice"
-run_py report "$fixture" --out "$scratch/report-b"
+run report "$fixture" --out "$scratch/report-b"
 [ "$rc" -eq 0 ] || fail "exit status $rc; stderr: $(cat "$err")"
 # himeno shared sweep, 3 launches: mean (837 + 839 + 841) / 3 = 839.0 us; DRAM 3 x (1790 + 130)
 # MB = 5760 MB in 2517 us = 2288.4 GB/s; (68.5 + 68.6 + 68.7) / 3 = 68.6 % of peak; loads
@@ -176,32 +149,32 @@ echo "  ok"
 
 check "(b') the fixture behind a '==PROF==' line, as ncu's --log-file writes it: the same table"
 { echo '==PROF== Connected to process 31337 (kmini)'; cat "$fixture"; } >"$scratch/with-prof.csv"
-run_py report "$scratch/with-prof.csv" --out "$scratch/report-b2"
+run report "$scratch/with-prof.csv" --out "$scratch/report-b2"
 [ "$rc" -eq 0 ] || fail "exit status $rc; stderr: $(cat "$err")"
 grep -qxF "$row_bridge" "$out" || fail "no bridge row; stdout: $(cat "$out")"
 echo "  ok"
 
 check "(c) the picture command writes PNGs, without ncu"
 for app in bridge himeno; do
-  run_py picture "$app" --out "$scratch/$app.png"
+  run picture "$app" --out "$scratch/$app.png"
   [ "$rc" -eq 0 ] || fail "picture $app: exit status $rc; stderr: $(cat "$err")"
   is_png "$scratch/$app.png" || fail "$scratch/$app.png is not a PNG"
   grep -qxF "wrote $scratch/$app.png" "$out" || fail "stdout lacks 'wrote $scratch/$app.png'"
 done
-run_py picture himeno --out "$scratch/himeno-tiles.png" --size S --mdrange-tile 32,1,1 --marching-block 8,8,32
+run picture himeno --out "$scratch/himeno-tiles.png" --size S --mdrange-tile 32,1,1 --marching-block 8,8,32
 [ "$rc" -eq 0 ] || fail "picture himeno with options: exit status $rc; stderr: $(cat "$err")"
 is_png "$scratch/himeno-tiles.png" || fail "$scratch/himeno-tiles.png is not a PNG"
 echo "  ok"
 
 check "(d) a CSV that is not ncu output, a missing file, a bad option: exit 2, one line"
 printf 'name,value\nx,1\n' >"$scratch/not-ncu.csv"
-run_py report "$scratch/not-ncu.csv"
-expect_one_line_error 2 access_report.py "not ncu output"
+run report "$scratch/not-ncu.csv"
+expect_error_line 2 access_report.py "not ncu output"
 grep -q "not Nsight Compute's \`--csv --page raw\` output" "$err" || fail "not ncu output: $(cat "$err")"
-run_py report "$scratch/no-such.csv"
-expect_one_line_error 2 access_report.py "missing file"
-run_py picture bridge --out "$scratch/x.png" --steps zero
-expect_one_line_error 2 access_report.py "bad option"
+run report "$scratch/no-such.csv"
+expect_error_line 2 access_report.py "missing file"
+run picture bridge --out "$scratch/x.png" --steps zero
+expect_error_line 2 access_report.py "bad option"
 
 check "(e) profile.sh with a stand-in ncu: its command line, and the report with the models"
 rm -f "$scratch/ncu-calls"
