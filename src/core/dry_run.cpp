@@ -8,21 +8,14 @@
 #include "core/comm.hpp"
 #include "core/config.hpp"
 #include "core/registry.hpp"
+#include "core/results_table.hpp"
+#include "core/runner.hpp"
 #include "core/table.hpp"
 #include "core/text.hpp"
 
 namespace kmini {
 
 namespace {
-
-std::string point_text(const RunSpec& run, const Params& params) {
-  std::string out;
-  for (const auto& sweep : run.sweeps) {
-    if (!out.empty()) out += " ";
-    out += sweep.first + "=" + format_value(params.value(sweep.first));
-  }
-  return out.empty() ? "-" : out;
-}
 
 // Counts of flop and items, "2.4e+06" past a million so that the columns stay readable.
 std::string count_cell(double value, const char* partial) {
@@ -75,9 +68,7 @@ void print_dry_run(std::ostream& out, const Input& input, const Comm& comm) {
   out << "kmini: dry run of " << input.path << ": " << input.runs.size() << " run(s) on "
       << comm.size() << " rank(s); nothing is allocated or run\n\n";
   for (const auto& run : input.runs) {
-    out << "== " << run.label();
-    if (run.label() != run.app->name) out << " (" << run.app->name << ")";
-    out << "  [" << run.mark.str() << "]\n";
+    print_run_heading(out, run);
     Table table(
         {"point", "memory per rank", "variants", "repetitions", "bytes moved", "flop", "items"});
     std::set<std::string> notes;
@@ -85,7 +76,8 @@ void print_dry_run(std::ostream& out, const Input& input, const Comm& comm) {
       const PointEstimate e = estimate_point(run, params, comm);
       notes.insert(e.notes.begin(), e.notes.end());
       const char* partial = e.known ? "" : " +";
-      table.add_row({point_text(run, params), format_bytes(e.memory_per_rank),
+      const std::string point = describe_point(swept_values(run, params));
+      table.add_row({point.empty() ? "-" : point, format_bytes(e.memory_per_rank),
                      std::to_string(e.variants), std::to_string(e.repetitions),
                      e.total.bytes > 0.0 ? format_bytes(e.total.bytes) + partial : "-",
                      count_cell(e.total.flops, partial), count_cell(e.total.items, partial)});

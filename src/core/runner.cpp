@@ -47,13 +47,6 @@ Validation combine_over_ranks(const Comm& comm, Validation local) {
   return local;
 }
 
-std::vector<std::pair<std::string, Value>> swept_values(const RunSpec& run, const Params& p) {
-  std::vector<std::pair<std::string, Value>> point;
-  for (const auto& sweep : run.sweeps)
-    point.emplace_back(sweep.first, p.value(sweep.first));
-  return point;
-}
-
 void add_speedups(std::vector<VariantResult>& results) {
   const VariantResult* baseline = nullptr;
   for (const auto& r : results) {
@@ -68,6 +61,13 @@ void add_speedups(std::vector<VariantResult>& results) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, Value>> swept_values(const RunSpec& run, const Params& p) {
+  std::vector<std::pair<std::string, Value>> point;
+  for (const auto& sweep : run.sweeps)
+    point.emplace_back(sweep.first, p.value(sweep.first));
+  return point;
+}
 
 std::string describe_point(const std::vector<std::pair<std::string, Value>>& point) {
   std::string out;

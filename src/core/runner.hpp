@@ -65,6 +65,9 @@ class Runner {
   std::map<std::string, double> ceilings_;
 };
 
+// The swept parameters' values at a point of `run`.
+std::vector<std::pair<std::string, Value>> swept_values(const RunSpec& run, const Params& p);
+
 // "elements=1024 precision=float", for tables and messages.
 std::string describe_point(const std::vector<std::pair<std::string, Value>>& point);
 
