@@ -1,35 +1,36 @@
 // A rank's arrays: the twelve coefficient arrays in one allocation, the pressure p and the sweep's
 // output wrk2, each over the rank's block plus one layer (see grid.hpp). k is the contiguous index,
-// as in the original's C arrays.
+// as in the original's C arrays; its rows are padded and aligned (padded_array.hpp), and the
+// kernels index the arrays' windows.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include "himeno/grid.hpp"
 #include "himeno/initial_state.hpp"
+#include "himeno/padded_array.hpp"
 
 namespace kmini::himeno {
 
 template <class T, class MemorySpace>
 struct Fields {
-  using Array = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
-  using Coefficients = Kokkos::View<T****, Kokkos::LayoutRight, MemorySpace>;
+  using Padded = PaddedArray<T***, MemorySpace>;
+  using Array = typename Padded::Window;
+  using Coefficients = typename PaddedArray<T****, MemorySpace>::Window;
 
-  Coefficients coef;  // (coefficient, i, j, k)
-  Array p;
-  Array wrk2;
+  PaddedArray<T****, MemorySpace> coef;  // (coefficient, i, j, k)
+  Padded p;
+  Padded wrk2;
 
   explicit Fields(const Extents& local)
-      : coef(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::coefficients"), kCoefficients,
-             local[0], local[1], local[2]),
-        p(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::p"), local[0], local[1],
-          local[2]),
-        wrk2(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::wrk2"), local[0], local[1],
-             local[2]) {}
+      : coef("himeno::coefficients", kCoefficients, local[0], local[1], local[2]),
+        p("himeno::p", local[0], local[1], local[2]),
+        wrk2("himeno::wrk2", local[0], local[1], local[2]) {}
 
   static double bytes(const Extents& local) {
-    return (kCoefficients + 2.0) * sizeof(T) * static_cast<double>(local[0]) *
-           static_cast<double>(local[1]) * static_cast<double>(local[2]);
+    return Padded::bytes(
+        (kCoefficients + 2.0) * static_cast<double>(local[0]) * static_cast<double>(local[1]),
+        local[2]);
   }
 };
 
@@ -48,17 +49,17 @@ struct InitializeFields {
     const std::int64_t gi = origin_i + i, gj = origin_j + j, gk = origin_k + k;
     if (coefficients) {
       for (int c = 0; c < kCoefficients; ++c)
-        fields.coef(c, i, j, k) = values.coefficient<T>(c, gi, gj, gk);
+        fields.coef.view(c, i, j, k) = values.coefficient<T>(c, gi, gj, gk);
     }
     const T p = values.pressure<T>(gi, gj, gk);
-    fields.p(i, j, k) = p;
-    fields.wrk2(i, j, k) = p;
+    fields.p.view(i, j, k) = p;
+    fields.wrk2.view(i, j, k) = p;
   }
 
   static void run(const Fields<T, MemorySpace>& fields, const InitialValues& values,
                   const Extents& origin, bool coefficients) {
     using Policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
-    const auto& p = fields.p;
+    const auto& p = fields.p.view;
     Kokkos::parallel_for(
         coefficients ? "himeno::initialize" : "himeno::reset_pressure",
         Policy({0, 0, 0},

@@ -61,7 +61,7 @@ template <class T, class ExecutionSpace>
 class HaloExchange {
  public:
   using MemorySpace = typename ExecutionSpace::memory_space;
-  using Array = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
+  using Array = Kokkos::View<T***, Kokkos::LayoutStride, MemorySpace>;  // p's window
   using Buffer = Kokkos::View<T*, MemorySpace>;
   using Staging = Kokkos::View<T*, StagingSpace>;
 

@@ -109,8 +109,11 @@ Extents dims_of(const Params& params, const GlobalGrid& grid, int ranks) {
 SweepChoice sweep_of(const Params& params) {
   SweepChoice choice;
   const std::string& sweep = params.string("sweep");
-  choice.kind = sweep == "mdrange" ? SweepKind::mdrange
-                                   : (sweep == "shared" ? SweepKind::shared : SweepKind::marching);
+  const std::map<std::string, SweepKind> kinds{{"packed", SweepKind::packed},
+                                               {"shared", SweepKind::shared},
+                                               {"marching", SweepKind::marching},
+                                               {"mdrange", SweepKind::mdrange}};
+  choice.kind = kinds.at(sweep);
   const auto& tile = params.integers("mdrange_tile");
   choice.mdrange_tile = {tile[0], tile[1], tile[2]};
   const auto& block = params.integers("marching_block");
@@ -118,6 +121,9 @@ SweepChoice sweep_of(const Params& params) {
   choice.marching.tj = static_cast<int>(block[1]);
   choice.marching.tk = static_cast<int>(block[2]);
   choice.marching.sync_planes = params.boolean("sync_planes");
+  const auto& packed = params.integers("packed_block");
+  choice.packed = MarchingShape{static_cast<int>(packed[0]), static_cast<int>(packed[1]),
+                                static_cast<int>(packed[2]), false};
   return choice;
 }
 
@@ -162,10 +168,12 @@ void check(const Params& params) {
                   "got " +
                       std::to_string(tile[2]));
   }
-  const auto& block = params.integers("marching_block");
-  if (block[1] * block[2] > 1024) {
-    params.reject("marching_block", "a team is tj x tk threads, at most 1024; got " +
-                                        std::to_string(block[1] * block[2]));
+  for (const char* key : {"marching_block", "packed_block"}) {
+    const auto& block = params.integers(key);
+    const std::int64_t threads = block[block.size() - 2] * block[block.size() - 1];
+    if (threads > 1024) {
+      params.reject(key, "a team is tj x tk threads, at most 1024; got " + std::to_string(threads));
+    }
   }
 }
 
@@ -182,9 +190,10 @@ double device_bytes(const Params& params, const Comm& comm) {
     on_device = on_device || (row.on_device && selects_variant(params, row.name));
   if (!on_device) return 0.0;
   const Extents local = d.local_dims();
+  const bool single = element_bytes(params) == sizeof(float);
+  double bytes = single ? Fields<float, Kokkos::HostSpace>::bytes(local)
+                        : Fields<double, Kokkos::HostSpace>::bytes(local);
   const double element = static_cast<double>(element_bytes(params));
-  double bytes = (kCoefficients + 2.0) * element * static_cast<double>(local[0]) *
-                 static_cast<double>(local[1]) * static_cast<double>(local[2]);
   if (selects_variant(params, "host_serial") || selects_variant(params, "host_openmp")) {
     bytes += element * d.owned_points();
   }
@@ -239,7 +248,7 @@ class HimenoCase final : public Case {
     const auto& row = variant_table<T>()[variant.index];
     if (row.needs_team && setup_.sweep.kind == SweepKind::mdrange) {
       return "block aggregation works within a team, and the mdrange sweep has no teams; use "
-             "sweep: shared or marching";
+             "sweep: packed, shared or marching";
     }
     return row.missing_backend();
   }
@@ -423,11 +432,13 @@ AppSpec app_spec() {
       ParamSpec::choice("precision", "float", {"float", "double"},
                         "working precision (the original's is float); gosa sums in double")
           .sweepable(),
-      ParamSpec::choice("sweep", "shared", {"shared", "marching", "mdrange"},
-                        "shared: teams of tj x tk threads marching along i, p's planes staged in "
-                        "team scratch; marching: the same reading p through the cache; mdrange: "
-                        "one point per MDRangePolicy index. The cpu_* variants use the "
-                        "original's loops")
+      ParamSpec::choice("sweep", "packed", {"packed", "shared", "marching", "mdrange"},
+                        "packed: a thread per 16 bytes of consecutive k points (4 floats, 2 "
+                        "doubles) with vector loads, teams of tj x tk threads on one plane, p "
+                        "through the cache; shared: teams of tj x tk threads marching along i, "
+                        "p's planes staged in team scratch; marching: the same reading p through "
+                        "the cache; mdrange: one point per MDRangePolicy index. The cpu_* "
+                        "variants use the original's loops")
           .sweepable(),
       ParamSpec::choice("update", "copy_back", {"copy_back", "swap"},
                         "copy_back: p = wrk2 after each sweep, as the original; swap: exchange "
@@ -441,6 +452,11 @@ AppSpec app_spec() {
       ParamSpec::integer_list("marching_block", {64, 4, 64},
                               "[planes, tj, tk]: a team's tile of tj x tk threads and how many "
                               "i planes it marches through")
+          .items(3, 3)
+          .range(1, 1024),
+      ParamSpec::integer_list("packed_block", {32, 8, 32},
+                              "[planes, tj, tk]: the packed sweep's team of tj rows of tk "
+                              "threads, each thread one pack along k in each of `planes` planes")
           .items(3, 3)
           .range(1, 1024),
       ParamSpec::boolean("sync_planes", false,

@@ -11,6 +11,8 @@
 //                   team meets at a barrier after each plane, seed 001's __syncthreads cache
 //                   tuning: the team's threads then read neighbouring rows while they are in L1.
 //   SharedSweep     the marching team with p's planes staged in team scratch (below).
+//   PackedSweep     a thread per 16-byte pack of consecutive k points, vector loads, a team per
+//                   tile of a plane (packed_sweep.hpp).
 //   RowSweep        the original's loops, i and j shared among host threads, k innermost:
 //                   patterns (5) and (6).
 #pragma once
@@ -26,9 +28,10 @@ template <class T, class MemorySpace>
 struct SweepArrays {
   // Plain loads: Kokkos 3.4 turns RandomAccess const Views into texture fetches on CUDA, which
   // made the mdrange sweep a third slower on the H100.
-  using Coefficients = Kokkos::View<const T****, Kokkos::LayoutRight, MemorySpace>;
-  using Input = Kokkos::View<const T***, Kokkos::LayoutRight, MemorySpace>;
-  using Output = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
+  // The padded arrays' windows (padded_array.hpp).
+  using Coefficients = Kokkos::View<const T****, Kokkos::LayoutStride, MemorySpace>;
+  using Input = Kokkos::View<const T***, Kokkos::LayoutStride, MemorySpace>;
+  using Output = Kokkos::View<T***, Kokkos::LayoutStride, MemorySpace>;
 
   Coefficients coef;
   Input p;
@@ -37,13 +40,13 @@ struct SweepArrays {
   int ni, nj, nk;  // owned points per axis
 
   SweepArrays(const Fields<T, MemorySpace>& fields, T omega_)
-      : coef(fields.coef),
-        p(fields.p),
-        wrk2(fields.wrk2),
+      : coef(fields.coef.view),
+        p(fields.p.view),
+        wrk2(fields.wrk2.view),
         omega(omega_),
-        ni(static_cast<int>(fields.p.extent(0)) - 2),
-        nj(static_cast<int>(fields.p.extent(1)) - 2),
-        nk(static_cast<int>(fields.p.extent(2)) - 2) {}
+        ni(static_cast<int>(p.extent(0)) - 2),
+        nj(static_cast<int>(p.extent(1)) - 2),
+        nk(static_cast<int>(p.extent(2)) - 2) {}
 };
 
 template <class T, class ExecutionSpace, class Sink>
@@ -261,14 +264,15 @@ struct RowSweep {
   }
 };
 
-// The original's copy-back, p = wrk2 over the owned points, as one copy of the whole array:
-// wrk2's boundary layer equals p's (wrk2 starts as a copy of p and the sweep never writes it),
-// and p's halo layers are exchanged again before the next sweep reads them, so the owned points
-// end as after the original's interior loops. On the H100 a kernel copying the interior ran at
-// 1.8 TB/s; a contiguous device-to-device copy runs at the copy ceiling.
-template <class ExecutionSpace, class Array>
-void copy_back(const Array& p, const Array& wrk2) {
-  Kokkos::deep_copy(ExecutionSpace(), p, wrk2);
+// The original's copy-back, p = wrk2 over the owned points, as one contiguous copy of the whole
+// array, padding included: wrk2's boundary layer equals p's (wrk2 starts as a copy of p and the
+// sweep never writes it), p's halo layers are exchanged again before the next sweep reads them,
+// and the padding is zero in both, so the owned points end as after the original's interior
+// loops. On the H100 a kernel copying the interior ran at 1.8 TB/s; a contiguous device-to-device
+// copy runs at the copy ceiling.
+template <class ExecutionSpace, class Padded>
+void copy_back(const Padded& p, const Padded& wrk2) {
+  Kokkos::deep_copy(ExecutionSpace(), p.contiguous_span(), wrk2.contiguous_span());
 }
 
 }  // namespace kmini::himeno

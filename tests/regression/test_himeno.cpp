@@ -103,7 +103,8 @@ class HimenoXS : public ::testing::TestWithParam<const char*> {};
 TEST_P(HimenoXS, EveryVariantAtOneAndThreeIterations) {
   const YAML::Node doc = run_himeno(std::string("app: himeno\nsize: XS\niterations: [1, 3]\n") +
                                     "variant: all\nprecision: " + GetParam() + "\n");
-  const std::vector<YAML::Node> results = results_of(doc);  // the shared sweep suits them all
+  const std::vector<YAML::Node> results =
+      results_of(doc);  // the default (packed) sweep suits them all
   EXPECT_EQ(doc["runs"][0]["input"]["precision"].as<std::string>(), GetParam());
   EXPECT_EQ(variants_of(results), times(kVariants, 2));
   for (const auto& result : results) {
@@ -224,13 +225,13 @@ void expect_swap_equals_copy_back(const std::vector<YAML::Node>& results, bool a
 
 constexpr const char* kOddGrid =
     "app: himeno\ngrid: [20, 37, 45]\ninitial: random\nseed: 7\niterations: 4\n"
-    "sweep: [shared, marching, mdrange]\nupdate: [copy_back, swap]\n";
+    "sweep: [packed, shared, marching, mdrange]\nupdate: [copy_back, swap]\n";
 
 TEST(HimenoSweeps, EverySweepAndUpdateOnAnOddRandomGrid) {
   const YAML::Node doc = run_himeno(std::string(kOddGrid) + "variant: all\n");
   // Block aggregation needs a team, which mdrange has not: once per update.
   const std::vector<YAML::Node> results = results_of(doc, {"block_aggregated", "block_aggregated"});
-  ASSERT_EQ(results.size(), 8u * 6u - 2u);
+  ASSERT_EQ(results.size(), 8u * 8u - 2u);
   for (const auto& result : results)
     expect_valid(result, 4);
   expect_swap_equals_copy_back(results, false);
@@ -249,7 +250,7 @@ TEST(HimenoSweeps, AtomicVariantsOnOneThreadSwapBitForBit) {
   ASSERT_TRUE(doc.IsMap());
   EXPECT_EQ(doc["meta"]["kokkos"]["concurrency"].as<int>(), 1);
   const std::vector<YAML::Node> results = results_of(doc, {"block_aggregated", "block_aggregated"});
-  ASSERT_EQ(results.size(), 3u * 6u - 2u);
+  ASSERT_EQ(results.size(), 3u * 8u - 2u);
   for (const auto& result : results)
     expect_valid(result, 4);
   expect_swap_equals_copy_back(results, true);
@@ -259,10 +260,11 @@ TEST(HimenoSweeps, OddTilesAndBlocks) {
   // Tiles and team blocks that divide no extent; a barrier after each plane.
   const YAML::Node doc = run_himeno(
       "app: himeno\ngrid: [19, 22, 31]\ninitial: random\niterations: 3\nprecision: double\n"
-      "sweep: [shared, marching, mdrange]\nmdrange_tile: [3, 5, 7]\nmarching_block: [5, 3, 7]\n"
+      "sweep: [packed, shared, marching, mdrange]\nmdrange_tile: [3, 5, 7]\n"
+      "marching_block: [5, 3, 7]\npacked_block: [4, 3, 5]\n"
       "sync_planes: true\nvariant: [kokkos_reduce, plain_atomic, block_aggregated, host_openmp]\n");
   const std::vector<YAML::Node> results = results_of(doc, {"block_aggregated"});
-  ASSERT_EQ(results.size(), 4u * 3u - 1u);
+  ASSERT_EQ(results.size(), 4u * 4u - 1u);
   for (const auto& result : results)
     expect_valid(result, 3);
 }
@@ -317,6 +319,8 @@ TEST(HimenoBadInput, TilesAndBlocksOverATeam) {
                   "most 64, got 128");
   expect_rejected("marching_block: [16, 32, 64]\n",
                   "marching_block: a team is tj x tk threads, at most 1024; got 2048");
+  expect_rejected("packed_block: [8, 8, 256]\n",
+                  "packed_block: a team is tj x tk threads, at most 1024; got 2048");
 }
 
 TEST(HimenoBadInput, UnknownVariant) {
