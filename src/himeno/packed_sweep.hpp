@@ -3,8 +3,8 @@
 // A team covers a (tj x tk packs) tile of a (j, k) plane, for a few planes along i in turn; p's
 // neighbours come through the cache, as in the fastest public CUDA port's one-point-per-thread
 // kernel, but the vector loads put four times the bytes in flight per load instruction. On the H100
-// that, with the aligned rows, is what brought the sweep from 70% to about 98% of the copy ceiling
-// under the byte model (docs/performance-notes.md).
+// this, with the aligned rows and several planes a team, took the sweep from about 75% of the copy
+// ceiling under the byte model to 96-98% (docs/performance-notes.md).
 #pragma once
 
 #include <stdexcept>

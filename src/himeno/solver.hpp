@@ -142,7 +142,8 @@ int launch_sweep(const SweepArrays<T, typename ExecutionSpace::memory_space>& ar
 // Each policy's collect() brings the last sweep's gosa to the host. Where it reduces on the device
 // into one scalar (kReadBackEveryIteration false), a single rank reads it back after the last
 // iteration only: the sweeps still reduce gosa every iteration, but the host waits for it once
-// (on the H100 the wait and the next launch cost 2% of an iteration at size L). Over MPI the
+// (in a plain CUDA version of the sweep on the H100, the wait and the next launch cost 2% of an
+// iteration at size L). Over MPI the
 // ranks add their gosa every iteration, as the original does.
 template <class T, class ExecutionSpace>
 struct TreeReduction {
