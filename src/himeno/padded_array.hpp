@@ -71,6 +71,20 @@ struct PaddedArray {
     return Span(view.data(), storage.span() - unit);
   }
 
+  // The window's values as an unpadded host array (p: rank 3). A copy between memory spaces must
+  // be contiguous, so the storage crosses whole and the window is copied out on the host.
+  Kokkos::View<DataType, Kokkos::LayoutRight, Kokkos::HostSpace> window_on_host(
+      const std::string& label) const {
+    const auto host_storage = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), storage);
+    const std::int64_t shift = view.data() - storage.data();
+    const auto points = static_cast<std::int64_t>(view.extent(2));
+    Kokkos::View<DataType, Kokkos::LayoutRight, Kokkos::HostSpace> host(
+        label, view.extent(0), view.extent(1), view.extent(2));
+    Kokkos::deep_copy(host, Kokkos::subview(host_storage, Kokkos::ALL, Kokkos::ALL,
+                                            std::make_pair(shift, shift + points)));
+    return host;
+  }
+
   static double bytes(double rows, std::int64_t points) {
     return rows * static_cast<double>(padded_row(points, sizeof(T))) * sizeof(T);
   }

@@ -259,18 +259,7 @@ class SolverOn final : public Solver<T> {
   }
 
   HostArray<T> pressure_on_host() const override {
-    // The padded storage crosses to the host whole (a copy between memory spaces must be
-    // contiguous); the window is then copied out there.
-    const auto storage =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fields_.p.storage);
-    const auto& window = fields_.p.view;
-    const std::int64_t shift = window.data() - fields_.p.storage.data();
-    const auto host_window =
-        Kokkos::subview(storage, Kokkos::ALL, Kokkos::ALL,
-                        std::make_pair(shift, shift + static_cast<std::int64_t>(window.extent(2))));
-    HostArray<T> host("himeno::p_on_host", window.extent(0), window.extent(1), window.extent(2));
-    Kokkos::deep_copy(host, host_window);
-    return host;
+    return fields_.p.window_on_host("himeno::p_on_host");
   }
 
   int team_size() const override { return team_size_; }
