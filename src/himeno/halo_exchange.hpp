@@ -1,4 +1,5 @@
-// One halo layer of p, refreshed from the neighbouring ranks before each sweep.
+// One halo layer of an array (the solver's wrk2, which becomes p), refreshed from the
+// neighbouring ranks after each sweep.
 //
 // The axes go in a fixed order, i then j then k, and each face spans the halo layers of the axes
 // already done: the j faces carry the i halo, the k faces the i and j halos. So the edge values
@@ -8,6 +9,9 @@
 //
 // Host-staged by default: faces are packed on the device, copied to host buffers and sent from
 // there. With device pointers, MPI is handed the device buffers (CUDA-aware MPI).
+//
+// Every copy and kernel runs on the execution space instance it is given, and every wait is for
+// that instance alone, so that an axis's exchange can run while another instance sweeps.
 #pragma once
 
 #include <array>
@@ -26,10 +30,10 @@ MPI_Datatype mpi_type() {
   return std::is_same<T, float>::value ? MPI_FLOAT : MPI_DOUBLE;
 }
 
-// Copies one plane of p (`plane` along `axis`, over a face's extents) to or from a buffer.
+// Copies one plane of an array (`plane` along `axis`, over a face's extents) to or from a buffer.
 template <class Array, class Buffer>
 struct PlaneCopy {
-  Array p;
+  Array a;
   Buffer buffer;
   int axis, plane;
   int lo_u, lo_v, extent_v;
@@ -42,9 +46,9 @@ struct PlaneCopy {
     const int j = axis == 0 ? u : (axis == 1 ? plane : v);
     const int k = axis == 2 ? plane : v;
     if (to_buffer) {
-      buffer(index) = p(i, j, k);
+      buffer(index) = a(i, j, k);
     } else {
-      p(i, j, k) = buffer(index);
+      a(i, j, k) = buffer(index);
     }
   }
 };
@@ -61,7 +65,7 @@ template <class T, class ExecutionSpace>
 class HaloExchange {
  public:
   using MemorySpace = typename ExecutionSpace::memory_space;
-  using Array = Kokkos::View<T***, Kokkos::LayoutStride, MemorySpace>;  // p's window
+  using Array = Kokkos::View<T***, Kokkos::LayoutStride, MemorySpace>;  // an array's window
   using Buffer = Kokkos::View<T*, MemorySpace>;
   using Staging = Kokkos::View<T*, StagingSpace>;
 
@@ -88,45 +92,39 @@ class HaloExchange {
     }
   }
 
-  void exchange(const Array& p) {
-    for (int axis = 0; axis < kAxes; ++axis) {
-      if (decomposition_.dims[axis] > 1) exchange_axis(p, axis);
+  bool splits(int axis) const { return decomposition_.dims[axis] > 1; }
+
+  // The axes from `first_axis` on, in order; returns when `a`'s halo layers along them are filled.
+  void exchange(const ExecutionSpace& space, const Array& a, int first_axis = 0) {
+    for (int axis = first_axis; axis < kAxes; ++axis) {
+      if (!splits(axis)) continue;
+      pack(space, a, axis);
+      transfer(space, a, axis);
     }
   }
 
- private:
-  struct Face {
-    std::array<std::int64_t, 2> lo{};      // first index along the two other axes, in order
-    std::array<std::int64_t, 2> extent{};  // and how many
-    std::array<Buffer, 2> send, receive;   // [low side, high side]
-    std::array<Staging, 2> host_send, host_receive;
-  };
-
-  void copy_plane(const Array& p, const Face& face, const Buffer& buffer, int axis, int plane,
-                  bool to_buffer) const {
-    Kokkos::parallel_for(
-        to_buffer ? "himeno::halo_pack" : "himeno::halo_unpack",
-        Kokkos::RangePolicy<ExecutionSpace>(0, buffer.extent(0)),
-        PlaneCopy<Array, Buffer>{p, buffer, axis, plane, static_cast<int>(face.lo[0]),
-                                 static_cast<int>(face.lo[1]), static_cast<int>(face.extent[1]),
-                                 to_buffer});
+  // Starts packing `a`'s faces along `axis` into the send buffers, on `space`.
+  void pack(const ExecutionSpace& space, const Array& a, int axis) {
+    const Face& face = faces_[axis];
+    const int send_plane[2] = {1, static_cast<int>(decomposition_.owned[axis])};
+    for (int side = 0; side < 2; ++side) {
+      if (decomposition_.neighbours[axis][side] >= 0)
+        copy_plane(space, a, face, face.send[side], axis, send_plane[side], true);
+    }
   }
 
-  void exchange_axis(const Array& p, int axis) {
+  // Sends the faces packed on `space` and fills `a`'s halo layers along `axis` from the
+  // neighbours; returns when they are filled.
+  void transfer(const ExecutionSpace& space, const Array& a, int axis) {
     Face& face = faces_[axis];
     const auto& neighbour = decomposition_.neighbours[axis];
-    const int owned = static_cast<int>(decomposition_.owned[axis]);
-    const int send_plane[2] = {1, owned};
-    const int halo_plane[2] = {0, owned + 1};
-    for (int side = 0; side < 2; ++side) {
-      if (neighbour[side] >= 0) copy_plane(p, face, face.send[side], axis, send_plane[side], true);
-    }
-    Kokkos::fence();
+    const int halo_plane[2] = {0, static_cast<int>(decomposition_.owned[axis]) + 1};
     if (!device_pointers_) {
       for (int side = 0; side < 2; ++side) {
-        if (neighbour[side] >= 0) Kokkos::deep_copy(face.host_send[side], face.send[side]);
+        if (neighbour[side] >= 0) Kokkos::deep_copy(space, face.host_send[side], face.send[side]);
       }
     }
+    space.fence();
     MPI_Request requests[4];
     int count = 0;
     const auto count_of = static_cast<int>(face.send[0].extent(0));
@@ -146,9 +144,28 @@ class HaloExchange {
     MPI_Waitall(count, requests, MPI_STATUSES_IGNORE);
     for (int side = 0; side < 2; ++side) {
       if (neighbour[side] < 0) continue;
-      if (!device_pointers_) Kokkos::deep_copy(face.receive[side], face.host_receive[side]);
-      copy_plane(p, face, face.receive[side], axis, halo_plane[side], false);
+      if (!device_pointers_) Kokkos::deep_copy(space, face.receive[side], face.host_receive[side]);
+      copy_plane(space, a, face, face.receive[side], axis, halo_plane[side], false);
     }
+    space.fence();
+  }
+
+ private:
+  struct Face {
+    std::array<std::int64_t, 2> lo{};      // first index along the two other axes, in order
+    std::array<std::int64_t, 2> extent{};  // and how many
+    std::array<Buffer, 2> send, receive;   // [low side, high side]
+    std::array<Staging, 2> host_send, host_receive;
+  };
+
+  void copy_plane(const ExecutionSpace& space, const Array& a, const Face& face,
+                  const Buffer& buffer, int axis, int plane, bool to_buffer) const {
+    Kokkos::parallel_for(
+        to_buffer ? "himeno::halo_pack" : "himeno::halo_unpack",
+        Kokkos::RangePolicy<ExecutionSpace>(space, 0, buffer.extent(0)),
+        PlaneCopy<Array, Buffer>{a, buffer, axis, plane, static_cast<int>(face.lo[0]),
+                                 static_cast<int>(face.lo[1]), static_cast<int>(face.extent[1]),
+                                 to_buffer});
   }
 
   Decomposition decomposition_;

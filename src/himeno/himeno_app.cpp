@@ -241,6 +241,7 @@ class HimenoCase final : public Case {
     setup_.sweep = sweep_of(params);
     setup_.swap = params.string("update") == "swap";
     setup_.device_pointers = params.boolean("gpu_aware_mpi");
+    setup_.overlap_halo = params.string("halo_exchange") == "overlapped";
     setup_.comm = comm_.handle();
   }
 
@@ -319,6 +320,10 @@ class HimenoCase final : public Case {
     }
     if (solver_ && solver_->team_size() > 0) {
       out.push_back({"team_size", static_cast<double>(solver_->team_size()), "threads"});
+    }
+    if (solver_ && !setup_.decomposition.single()) {
+      // 1 where the faces along i travelled while the sweep ran; 0 where the two took turns.
+      out.push_back({"halo_overlapped", solver_->halo_overlapped() ? 1.0 : 0.0, ""});
     }
     return out;
   }
@@ -470,6 +475,12 @@ AppSpec app_spec() {
       ParamSpec::boolean("gpu_aware_mpi", false,
                          "hand MPI device pointers for the halo exchange (needs a CUDA-aware "
                          "MPI); false: stage halos through the host"),
+      ParamSpec::choice("halo_exchange", "overlapped", {"overlapped", "after_sweep"},
+                        "overlapped: where the ranks split i, sweep the two planes sent along i "
+                        "first and send them while the planes between are swept (on CUDA on a "
+                        "second stream; host backends take turns, and the report's "
+                        "halo_overlapped says which); after_sweep: exchange after the whole sweep")
+          .sweepable(),
       ParamSpec::choice("validate", "auto", {"auto", "full", "first"},
                         "full: replay the whole run serially on the host and compare; first: "
                         "compare the first 3 iterations; auto: full up to 1e9 point updates"),

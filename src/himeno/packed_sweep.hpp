@@ -91,7 +91,7 @@ struct PackedSweep {
       : a(arrays_),
         sink(sink_),
         shape(shape_),
-        tiling(shape_, arrays_.ni, arrays_.nj, (arrays_.nk + W - 1) / W) {
+        tiling(shape_, arrays_.i_first, arrays_.ni, arrays_.nj, (arrays_.nk + W - 1) / W) {
     if (!rows_aligned(a.coef, kPackBytes) || !rows_aligned(a.p, kPackBytes) ||
         !rows_aligned(a.wrk2, kPackBytes)) {
       throw std::logic_error("himeno: the packed sweep needs rows aligned to 16 bytes");

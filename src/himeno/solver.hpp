@@ -28,6 +28,7 @@
 #include "himeno/halo_exchange.hpp"
 #include "himeno/initial_state.hpp"
 #include "himeno/packed_sweep.hpp"
+#include "himeno/side_instance.hpp"
 #include "himeno/sweeps.hpp"
 
 namespace kmini::himeno {
@@ -50,6 +51,7 @@ struct SolverSetup {
   SweepChoice sweep;
   bool swap = false;  // pointer swap instead of the copy-back
   bool device_pointers = false;
+  bool overlap_halo = true;  // exchange the faces along i while sweeping the planes between them
   MPI_Comm comm = MPI_COMM_NULL;
 };
 
@@ -68,15 +70,17 @@ class Solver {
   virtual HostArray<T> pressure_on_host() const = 0;
   // Threads per team of the team sweeps (shared, marching) as launched; 0 where none ran.
   virtual int team_size() const { return 0; }
+  // Whether the exchange of the faces along i ran beside the sweep, on a second execution space
+  // instance.
+  virtual bool halo_overlapped() const { return false; }
 };
 
 // Launches a team sweep with a team of the tile's thread count, or as many as the backend takes
 // (host backends take few; the sweep then gives each thread several columns). Returns the team
 // size.
-template <class ExecutionSpace, class Sweep>
-int launch_teams(const char* name, const Sweep& sweep, const MarchingShape& shape,
-                 std::size_t sweep_scratch,
-                 const Kokkos::View<double, typename ExecutionSpace::memory_space>& result) {
+template <class ExecutionSpace, class Sweep, class Result>
+int launch_teams(const ExecutionSpace& space, const char* name, const Sweep& sweep,
+                 const MarchingShape& shape, std::size_t sweep_scratch, const Result& result) {
   using Sink = decltype(sweep.sink);
   const int columns = shape.tj * shape.tk;
   std::size_t scratch = sweep_scratch;
@@ -85,31 +89,34 @@ int launch_teams(const char* name, const Sweep& sweep, const MarchingShape& shap
     if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(scratch)));
     return policy;
   };
-  const auto probe = with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(sweep.league_size(), 1));
+  const auto probe =
+      with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(space, sweep.league_size(), 1));
   int team = columns;
   if constexpr (Sink::reduces) {
     team = std::min(team, probe.team_size_max(sweep, Kokkos::ParallelReduceTag()));
     Kokkos::parallel_reduce(
-        name, with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(sweep.league_size(), team)), sweep,
-        result);
+        name, with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(space, sweep.league_size(), team)),
+        sweep, result);
   } else {
     team = std::min(team, probe.team_size_max(sweep, Kokkos::ParallelForTag()));
     Kokkos::parallel_for(
-        name, with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(sweep.league_size(), team)), sweep);
+        name, with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(space, sweep.league_size(), team)),
+        sweep);
   }
   return team;
 }
 
-// Launches the chosen sweep on `arrays` with `sink`; a reducing sink's sum goes to `result`.
-// Returns the team sweeps' team size, or 0.
-template <class T, class ExecutionSpace, class Sink>
-int launch_sweep(const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays,
-                 const SweepChoice& choice, const Sink& sink,
-                 const Kokkos::View<double, typename ExecutionSpace::memory_space>& result) {
+// Launches the chosen sweep on `arrays` with `sink`, on `space`; a reducing sink's sum goes to
+// `result` (a device scalar). Returns the team sweeps' team size, or 0.
+template <class T, class ExecutionSpace, class Sink, class Result>
+int launch_sweep(const ExecutionSpace& space,
+                 const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays,
+                 const SweepChoice& choice, const Sink& sink, const Result& result) {
   if constexpr (!Sink::needs_team) {
     if (choice.kind == SweepKind::mdrange) {
       using Policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
-      const Policy policy({1, 1, 1}, {arrays.ni + 1, arrays.nj + 1, arrays.nk + 1},
+      const Policy policy(space, {arrays.i_first, 1, 1},
+                          {arrays.i_end(), arrays.nj + 1, arrays.nk + 1},
                           {choice.mdrange_tile[0], choice.mdrange_tile[1], choice.mdrange_tile[2]});
       const MDRangeSweep<T, ExecutionSpace, Sink> sweep{arrays, sink};
       if constexpr (Sink::reduces) {
@@ -123,53 +130,74 @@ int launch_sweep(const SweepArrays<T, typename ExecutionSpace::memory_space>& ar
     throw std::logic_error("himeno: a sink that needs a team was given the mdrange sweep");
   }
   if (choice.kind == SweepKind::packed) {
-    return launch_teams<ExecutionSpace>(
-        "himeno::jacobi_packed", PackedSweep<T, ExecutionSpace, Sink>(arrays, sink, choice.packed),
-        choice.packed, 0, result);
+    return launch_teams(space, "himeno::jacobi_packed",
+                        PackedSweep<T, ExecutionSpace, Sink>(arrays, sink, choice.packed),
+                        choice.packed, 0, result);
   }
   if (choice.kind == SweepKind::shared) {
     using Sweep = SharedSweep<T, ExecutionSpace, Sink>;
-    return launch_teams<ExecutionSpace>("himeno::jacobi_shared",
-                                        Sweep(arrays, sink, choice.marching), choice.marching,
-                                        Sweep::scratch_bytes(choice.marching), result);
+    return launch_teams(space, "himeno::jacobi_shared", Sweep(arrays, sink, choice.marching),
+                        choice.marching, Sweep::scratch_bytes(choice.marching), result);
   }
-  return launch_teams<ExecutionSpace>(
-      "himeno::jacobi_marching",
-      MarchingSweep<T, ExecutionSpace, Sink>(arrays, sink, choice.marching), choice.marching, 0,
-      result);
+  return launch_teams(space, "himeno::jacobi_marching",
+                      MarchingSweep<T, ExecutionSpace, Sink>(arrays, sink, choice.marching),
+                      choice.marching, 0, result);
 }
 
-// Each policy's collect() brings the last sweep's gosa to the host. Where it reduces on the device
-// into one scalar (kReadBackEveryIteration false), a single rank reads it back after the last
-// iteration only: the sweeps still reduce gosa every iteration, but the host waits for it once
-// (in a plain CUDA version of the sweep on the H100, the wait and the next launch cost 2% of an
-// iteration at size L). Over MPI the
-// ranks add their gosa every iteration, as the original does.
+// A gosa policy reduces the sweeps of an iteration: begin() before them, launch() for each (up to
+// kSweepParts: the overlapped halo exchange sweeps an iteration's planes in three parts, on two
+// execution space instances), and collect() to bring their sum to the host.
+//
+// Where the sweeps reduce on the device (kReadBackEveryIteration false), a single rank collects
+// after the last iteration only: the sweeps still reduce gosa every iteration, but the host waits
+// for it once (in a plain CUDA version of the sweep on the H100, the wait and the next launch cost
+// 2% of an iteration at size L). Over MPI the ranks add their gosa every iteration, as the
+// original does.
+constexpr int kSweepParts = 3;
+
 template <class T, class ExecutionSpace>
 struct TreeReduction {
   using Memory = typename ExecutionSpace::memory_space;
   static constexpr bool kReadBackEveryIteration = false;
-  Kokkos::View<double, Memory> gosa{"himeno::gosa"};
+  // A scalar per part: each parallel_reduce writes its own, whichever instance runs it.
+  Kokkos::View<double[kSweepParts], Memory> parts{"himeno::gosa_parts"};
+  typename decltype(parts)::HostMirror host_parts = Kokkos::create_mirror_view(parts);
+  int launched = 0;
+
   explicit TreeReduction(const Extents&) {}
-  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice& choice) {
-    return launch_sweep<T, ExecutionSpace>(arrays, choice, TreeGosa{}, gosa);
+  void begin() { launched = 0; }
+  int launch(const ExecutionSpace& space, const SweepArrays<T, Memory>& arrays,
+             const SweepChoice& choice) {
+    if (launched == kSweepParts) throw std::logic_error("himeno: more sweeps than gosa parts");
+    return launch_sweep<T>(space, arrays, choice, TreeGosa{}, Kokkos::subview(parts, launched++));
+  }
+  double collect() {
+    Kokkos::deep_copy(host_parts, parts);
+    double sum = 0.0;
+    for (int part = 0; part < launched; ++part)
+      sum += host_parts(part);
+    return sum;
+  }
+};
+
+// Atomics into one device scalar, zeroed before the iteration's sweeps; Sink says how (AtomicGosa
+// with a method, or BlockGosa).
+template <class T, class ExecutionSpace, class Sink>
+struct AtomicReduction {
+  using Memory = typename ExecutionSpace::memory_space;
+  static constexpr bool kReadBackEveryIteration = false;
+  Kokkos::View<double, Memory> gosa{"himeno::gosa"};
+
+  explicit AtomicReduction(const Extents&) {}
+  void begin() { Kokkos::deep_copy(gosa, 0.0); }
+  int launch(const ExecutionSpace& space, const SweepArrays<T, Memory>& arrays,
+             const SweepChoice& choice) {
+    return launch_sweep<T>(space, arrays, choice, Sink(gosa), gosa);
   }
   double collect() {
     double value = 0.0;
     Kokkos::deep_copy(value, gosa);
     return value;
-  }
-};
-
-// Atomics into one device scalar, zeroed before each sweep; Sink says how (AtomicGosa with a
-// method, or BlockGosa).
-template <class T, class ExecutionSpace, class Sink>
-struct AtomicReduction : TreeReduction<T, ExecutionSpace> {
-  using Memory = typename ExecutionSpace::memory_space;
-  using TreeReduction<T, ExecutionSpace>::TreeReduction;
-  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice& choice) {
-    Kokkos::deep_copy(this->gosa, 0.0);
-    return launch_sweep<T, ExecutionSpace>(arrays, choice, Sink(this->gosa), this->gosa);
   }
 };
 
@@ -187,9 +215,10 @@ struct BufferedReduction {
       : terms(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::gosa_terms"), owned[0],
               owned[1], owned[2]),
         host_terms(Kokkos::create_mirror_view(terms)) {}
-  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice& choice) {
-    return launch_sweep<T, ExecutionSpace>(arrays, choice, BufferedGosa<T, Memory>{{}, terms},
-                                           unused);
+  void begin() {}
+  int launch(const ExecutionSpace& space, const SweepArrays<T, Memory>& arrays,
+             const SweepChoice& choice) {
+    return launch_sweep<T>(space, arrays, choice, BufferedGosa<T, Memory>{{}, terms}, unused);
   }
   double collect() {
     Kokkos::deep_copy(host_terms, terms);
@@ -209,10 +238,14 @@ struct HostLoops {
   static constexpr bool kReadBackEveryIteration = true;
   double result = 0.0;
   explicit HostLoops(const Extents&) {}
-  int launch(const SweepArrays<T, Memory>& arrays, const SweepChoice&) {
+  void begin() { result = 0.0; }
+  int launch(const ExecutionSpace& space, const SweepArrays<T, Memory>& arrays,
+             const SweepChoice&) {
+    double part = 0.0;
     Kokkos::parallel_reduce("himeno::jacobi_rows",
-                            Kokkos::RangePolicy<ExecutionSpace>(0, arrays.ni * arrays.nj),
-                            RowSweep<T, ExecutionSpace>{arrays}, result);
+                            Kokkos::RangePolicy<ExecutionSpace>(space, 0, arrays.ni * arrays.nj),
+                            RowSweep<T, ExecutionSpace>{arrays}, part);
+    result += part;
     return 0;
   }
   double collect() { return result; }
@@ -237,12 +270,23 @@ class SolverOn final : public Solver<T> {
     Kokkos::fence();
   }
 
+  // Each iteration sweeps p into wrk2, fills wrk2's halo layers from the neighbours, and makes
+  // wrk2 the next p. (p's halo layers start filled: initialize() sets every local point, halo
+  // included, from the global point it stands for.)
   double iterate(std::int64_t n) override {
     double gosa = 0.0;
     const T omega = static_cast<T>(setup_.omega);
+    const ExecutionSpace space;
     for (std::int64_t iteration = 0; iteration < n; ++iteration) {
-      halo_.exchange(fields_.p.view);
-      team_size_ = gosa_.launch(SweepArrays<T, Memory>(fields_, omega), setup_.sweep);
+      gosa_.begin();
+      const SweepArrays<T, Memory> arrays(fields_, omega);
+      if (overlaps_halo()) {
+        sweep_beside_first_exchange(space, arrays);
+        halo_.exchange(space, fields_.wrk2.view, 1);
+      } else {
+        team_size_ = gosa_.launch(space, arrays, setup_.sweep);
+        halo_.exchange(space, fields_.wrk2.view);
+      }
       if (setup_.swap) {
         std::swap(fields_.p, fields_.wrk2);
       } else {
@@ -263,11 +307,32 @@ class SolverOn final : public Solver<T> {
   }
 
   int team_size() const override { return team_size_; }
+  bool halo_overlapped() const override {
+    return overlaps_halo() && SideInstance<ExecutionSpace>::concurrent;
+  }
 
  private:
+  bool overlaps_halo() const { return setup_.overlap_halo && halo_.splits(0); }
+
+  // The planes whose faces go to the neighbours along i (1 and ni) are swept first, on the side
+  // instance, and their faces sent from there while the default instance sweeps the planes
+  // between them. The faces along j and k span those planes too, so they wait for the whole sweep.
+  void sweep_beside_first_exchange(const ExecutionSpace& space,
+                                   const SweepArrays<T, Memory>& arrays) {
+    const int ni = arrays.ni;
+    const ExecutionSpace side = side_.space();
+    space.fence();  // the last update of p, on `space`, before the side instance reads it
+    team_size_ = gosa_.launch(side, arrays.planes(1, 1), setup_.sweep);
+    if (ni > 1) gosa_.launch(side, arrays.planes(ni, 1), setup_.sweep);
+    halo_.pack(side, fields_.wrk2.view, 0);
+    if (ni > 2) gosa_.launch(space, arrays.planes(2, ni - 2), setup_.sweep);
+    halo_.transfer(side, fields_.wrk2.view, 0);
+  }
+
   SolverSetup setup_;
   Fields<T, Memory> fields_;
   HaloExchange<T, ExecutionSpace> halo_;
+  SideInstance<ExecutionSpace> side_;
   Gosa gosa_;
   int team_size_ = 0;
 };

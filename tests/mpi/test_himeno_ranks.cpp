@@ -22,19 +22,31 @@ using testing::TempDir;
 
 // Random values make every stencil term count, so a wrong halo edge or corner shows.
 constexpr const char* kInput =
-    "app: himeno\ngrid: [17, 23, 30]\niterations: 5\ninitial: random\nseed: 3\n"
+    "app: himeno\niterations: 5\ninitial: random\nseed: 3\n"
     "precision: [float, double]\n"
     "variant: [kokkos_reduce, warp_aggregated, host_serial, cpu_openmp]\n";
-constexpr std::size_t kResults = 2 * 4;
+constexpr const char* kGrid = "grid: [17, 23, 30]\n";
+constexpr std::size_t kResults =
+    2 * 4;  // precisions x variants, times any swept parameter's values
 
 struct Sums {
   double gosa = 0.0;
   double p_checksum = 0.0;
 };
 
+// A result's variant and the values of its point: what tells it from the run's other results.
+std::string key_of(const YAML::Node& result) {
+  std::string key = result["variant"].as<std::string>();
+  for (const auto& entry : result["point"]) {
+    key += " " + entry.first.as<std::string>() + "=" + YAML::Dump(entry.second);
+  }
+  return key;
+}
+
 // Runs kInput plus `extra` on `ranks` ranks; every result must pass. Its sums by variant and
-// precision.
-std::map<std::string, Sums> run_on(int ranks, const std::string& extra = "") {
+// point; `results` of them.
+std::map<std::string, Sums> run_on(int ranks, const std::string& extra,
+                                   std::size_t results_expected = kResults) {
   SCOPED_TRACE(std::to_string(ranks) + " ranks, " + (extra.empty() ? "default split" : extra));
   TempDir dir;
   const std::string input = dir.write("in.yaml", kInput + extra);
@@ -48,10 +60,9 @@ std::map<std::string, Sums> run_on(int ranks, const std::string& extra = "") {
   EXPECT_EQ(doc["meta"]["mpi"]["ranks"].as<int>(), ranks);
   EXPECT_EQ(doc["summary"]["status"].as<std::string>(), "VALID");
   const YAML::Node results = doc["runs"][0]["results"];
-  EXPECT_EQ(results.size(), kResults);
+  EXPECT_EQ(results.size(), results_expected);
   for (const auto& res : results) {
-    const std::string key =
-        res["variant"].as<std::string>() + " " + res["point"]["precision"].as<std::string>();
+    const std::string key = key_of(res);
     SCOPED_TRACE(key);
     EXPECT_EQ(res["status"].as<std::string>(), "ran");
     EXPECT_EQ(res["validation"]["status"].as<std::string>(), "PASS") << res["validation"];
@@ -61,21 +72,31 @@ std::map<std::string, Sums> run_on(int ranks, const std::string& extra = "") {
               metrics["p_checksum_reference"]["value"].as<double>());
     // The original's order is a one-rank sum: reported on one rank only.
     EXPECT_EQ(metrics["gosa_original_order"].IsDefined(), ranks == 1);
+    // Whether the exchange along i ran beside the sweep: a question for split runs only, and no
+    // where it was not asked for.
+    EXPECT_EQ(metrics["halo_overlapped"].IsDefined(), ranks > 1);
+    if (ranks > 1 && res["point"]["halo_exchange"].IsDefined() &&
+        res["point"]["halo_exchange"].as<std::string>() == "after_sweep") {
+      EXPECT_EQ(metrics["halo_overlapped"]["value"].as<double>(), 0.0);
+    }
     sums[key] =
         Sums{metrics["gosa"]["value"].as<double>(), metrics["p_checksum"]["value"].as<double>()};
   }
   return sums;
 }
 
-// Each variant's gosa and p's checksum on `ranks` ranks equal the one-rank run's, up to the
-// order of the sums across ranks.
-void expect_same_as_one_rank(int ranks, const std::string& extra) {
-  const std::map<std::string, Sums> one = run_on(1);
-  const std::map<std::string, Sums> split = run_on(ranks, extra);
-  ASSERT_EQ(one.size(), kResults);
-  ASSERT_EQ(split.size(), kResults);
+// Each variant's gosa and p's checksum on `ranks` ranks, split by `split`, equal the one-rank
+// run's, up to the order of the sums across ranks. `common` goes to both runs, and makes
+// `per_variant` results of each variant and precision.
+void expect_same_as_one_rank(int ranks, const std::string& split_by,
+                             const std::string& common = kGrid, std::size_t per_variant = 1) {
+  const std::size_t results = kResults * per_variant;
+  const std::map<std::string, Sums> one = run_on(1, common, results);
+  const std::map<std::string, Sums> split = run_on(ranks, common + split_by, results);
+  ASSERT_EQ(one.size(), results);
+  ASSERT_EQ(split.size(), results);
   for (const auto& [key, expected] : one) {
-    SCOPED_TRACE(key + " on " + std::to_string(ranks) + " ranks, " + extra);
+    SCOPED_TRACE(key + " on " + std::to_string(ranks) + " ranks, " + split_by);
     const auto found = split.find(key);
     ASSERT_NE(found, split.end());
     EXPECT_GT(expected.gosa, 0.0);
@@ -87,6 +108,23 @@ void expect_same_as_one_rank(int ranks, const std::string& extra) {
 TEST(HimenoRanks, TwoRanksAlongIAndK) {
   expect_same_as_one_rank(2, "ranks: [2, 1, 1]\n");
   expect_same_as_one_rank(2, "ranks: [1, 1, 2]\n");
+}
+
+// The exchange along i beside the sweep, and after it, with every sweep: each sweeps the planes
+// sent first and the others in a second launch, or all at once.
+TEST(HimenoRanks, EverySweepWithTheExchangeBesideAndAfterIt) {
+  expect_same_as_one_rank(3, "ranks: [3, 1, 1]\n",
+                          std::string(kGrid) +
+                              "sweep: [packed, shared, marching, mdrange]\n"
+                              "halo_exchange: [overlapped, after_sweep]\n",
+                          4 * 2);
+}
+
+// Blocks one and two planes thick along i: the planes sent are all the planes, with none or one
+// between them, and with several ranks along j as well.
+TEST(HimenoRanks, BlocksOneAndTwoPlanesThick) {
+  expect_same_as_one_rank(4, "ranks: [4, 1, 1]\n", "grid: [8, 9, 10]\n");
+  expect_same_as_one_rank(4, "ranks: [2, 2, 1]\n", "grid: [6, 9, 10]\n");
 }
 
 TEST(HimenoRanks, FourRanksInOneAndTwoDimensions) {
