@@ -456,12 +456,15 @@ AppSpec app_spec() {
           .range(1, 1024),
       ParamSpec::integer_list("marching_block", {64, 4, 64},
                               "[planes, tj, tk]: a team's tile of tj x tk threads and how many "
-                              "i planes it marches through")
+                              "i planes it marches through at most (the runs split the planes "
+                              "evenly)")
           .items(3, 3)
           .range(1, 1024),
-      ParamSpec::integer_list("packed_block", {32, 8, 32},
+      ParamSpec::integer_list("packed_block", {85, 8, 32},
                               "[planes, tj, tk]: the packed sweep's team of tj rows of tk "
-                              "threads, each thread one pack along k in each of `planes` planes")
+                              "threads, each thread one pack along k in each of at most `planes` "
+                              "planes (the runs split the planes evenly); 85 suits sizes L and XL "
+                              "on 132 SMs, smaller grids want fewer")
           .items(3, 3)
           .range(1, 1024),
       ParamSpec::boolean("sync_planes", false,

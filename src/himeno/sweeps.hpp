@@ -86,19 +86,24 @@ struct MarchingShape {
 };
 
 // How the team sweeps cut the owned points: a team per (tj x tk) tile of a (j, k) plane and per
-// run of `planes` planes along i, k's tiles fastest in the league.
+// run of at most `planes` planes along i, k's tiles fastest in the league. The runs split the
+// planes evenly (511 planes in runs of at most 85 make 7 runs of 73, not 6 of 85 and one of 1), so
+// that no team is left with a short run.
 struct TeamTiling {
   MarchingShape shape;
   int i_first, ni, tiles_j, tiles_k;
+  int runs, run_planes;  // runs along i, and planes a run (the last may have fewer)
 
   TeamTiling(const MarchingShape& shape_, int i_first_, int ni_, int nj, int nk)
       : shape(shape_),
         i_first(i_first_),
         ni(ni_),
         tiles_j((nj + shape_.tj - 1) / shape_.tj),
-        tiles_k((nk + shape_.tk - 1) / shape_.tk) {}
+        tiles_k((nk + shape_.tk - 1) / shape_.tk),
+        runs((ni_ + shape_.planes - 1) / shape_.planes),
+        run_planes(runs > 0 ? (ni_ + runs - 1) / runs : 1) {}
 
-  int league_size() const { return ((ni + shape.planes - 1) / shape.planes) * tiles_j * tiles_k; }
+  int league_size() const { return runs * tiles_j * tiles_k; }
 
   struct Tile {
     int i_begin, i_end;  // the planes it marches through
@@ -108,9 +113,9 @@ struct TeamTiling {
     Tile t;
     t.k0 = (league_rank % tiles_k) * shape.tk;
     t.j0 = ((league_rank / tiles_k) % tiles_j) * shape.tj;
-    t.i_begin = i_first + (league_rank / (tiles_k * tiles_j)) * shape.planes;
+    t.i_begin = i_first + (league_rank / (tiles_k * tiles_j)) * run_planes;
     const int last = i_first + ni;
-    t.i_end = t.i_begin + shape.planes <= last ? t.i_begin + shape.planes : last;
+    t.i_end = t.i_begin + run_planes <= last ? t.i_begin + run_planes : last;
     return t;
   }
 };
@@ -281,16 +286,17 @@ struct RowSweep {
   }
 };
 
-// The original's copy-back, p = wrk2 over the owned points, as one contiguous copy of the whole
-// array, padding included: wrk2's boundary layer equals p's (wrk2 starts as a copy of p and the
-// sweep never writes it), its halo layers were filled from the neighbours after the sweep, and the
+// The original's copy-back, p = wrk2 over the owned points, as one contiguous copy of the planes
+// `first` to `last` along i, padding included: the owned planes, and the halo planes along i that
+// the neighbours filled. wrk2's boundary layer equals p's (wrk2 starts as a copy of p and the sweep
+// never writes it), its halo layers were filled from the neighbours after the sweep, and the
 // padding is zero in both, so the owned points end as after the original's interior loops and p's
 // halo layers hold the neighbours' new values. On the H100 a contiguous device-to-device copy runs
 // at the copy ceiling; a Kokkos kernel copying 16 bytes a thread, row by row, over only the rows'
 // windows (10% fewer bytes at size L) took 4 us longer.
 template <class ExecutionSpace, class Padded>
-void copy_back(const Padded& p, const Padded& wrk2) {
-  Kokkos::deep_copy(ExecutionSpace(), p.contiguous_span(), wrk2.contiguous_span());
+void copy_back(const Padded& p, const Padded& wrk2, int first, int last) {
+  Kokkos::deep_copy(ExecutionSpace(), p.planes_span(first, last), wrk2.planes_span(first, last));
 }
 
 }  // namespace kmini::himeno
