@@ -40,7 +40,7 @@ struct SweepChoice {
   Extents mdrange_tile{1, 4, 64};
   MarchingShape marching;
   // tj x tk threads of a pack each, over `planes` planes. 85 planes make size L's 255 three runs,
-  // 384 teams: one wave of the H100's 132 SMs at three teams an SM; 32 (2.6 waves) was 1% slower.
+  // 384 teams: one wave of the H100's 132 SMs at three teams an SM; 32 (2.6 waves) was 1-2% slower.
   MarchingShape packed{85, 8, 32, false};
 };
 
