@@ -170,6 +170,12 @@ ParamSpec& ParamSpec::range(double lo, double hi) {
   return *this;
 }
 
+ParamSpec& ParamSpec::range_above(double lo, double hi) {
+  range(lo, hi);
+  min_excluded = true;
+  return *this;
+}
+
 ParamSpec& ParamSpec::at_least(double lo) {
   min = lo;
   return *this;
@@ -209,7 +215,8 @@ std::string ParamSpec::constraint() const {
   if (type == ParamType::integers_or_name) out << " | [integers] | file";
   if (type == ParamType::name_or_path) out << " | file";
   if (min && max) {
-    out << "[" << format_bound(*min, type) << ", " << format_bound(*max, type) << "]";
+    out << (min_excluded ? "(" : "[") << format_bound(*min, type) << ", "
+        << format_bound(*max, type) << "]";
   } else if (min) {
     out << ">= " << format_bound(*min, type);
   } else if (max) {
@@ -236,7 +243,8 @@ std::string ParamSpec::expectation() const {
     what = (type == ParamType::string_list ? "one or more of: " : "one of: ") +
            join_words(choices, ", ");
   } else if (min && max) {
-    what += " in [" + format_bound(*min, type) + ", " + format_bound(*max, type) + "]";
+    what += std::string(" in ") + (min_excluded ? "(" : "[") + format_bound(*min, type) + ", " +
+            format_bound(*max, type) + "]";
   } else if (min) {
     what += " >= " + format_bound(*min, type);
   } else if (max) {

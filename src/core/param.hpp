@@ -53,6 +53,7 @@ struct ParamSpec {
   // Constraints. For lists they apply to each item.
   std::optional<double> min;
   std::optional<double> max;
+  bool min_excluded = false;         // the range is (min, max]: min itself is refused
   std::vector<std::string> choices;  // choice, string_list
   std::size_t min_items = 1;         // lists: an empty list is never a valid value
   std::size_t max_items = std::numeric_limits<std::size_t>::max();
@@ -83,6 +84,8 @@ struct ParamSpec {
                                     std::vector<std::string> names, std::string doc);
 
   ParamSpec& range(double lo, double hi);
+  // (lo, hi]: for a quantity that must be positive but has no smallest allowed value.
+  ParamSpec& range_above(double lo, double hi);
   ParamSpec& at_least(double lo);
   ParamSpec& items(std::size_t lo, std::size_t hi);
   ParamSpec& sweepable();

@@ -89,7 +89,9 @@ class ScalarParser {
   }
 
   void check_range(const YAML::Node& node, double value) const {
-    if ((spec_.min && value < *spec_.min) || (spec_.max && value > *spec_.max)) mismatch(node);
+    const bool below =
+        spec_.min && (value < *spec_.min || (spec_.min_excluded && value == *spec_.min));
+    if (below || (spec_.max && value > *spec_.max)) mismatch(node);
   }
 
   bool boolean(const YAML::Node& node) const {
