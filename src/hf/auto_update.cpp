@@ -7,13 +7,6 @@
 
 namespace kmini::hf {
 
-namespace {
-
-// Builds per candidate in the trials: the first loads kernels and allocates, the second is timed.
-constexpr int kBuildsPerCandidate = 2;
-
-}  // namespace
-
 std::vector<std::size_t> fastest_per_class(const std::vector<std::vector<double>>& seconds) {
   std::size_t classes = 0;
   for (const auto& row : seconds)
@@ -22,7 +15,7 @@ std::vector<std::size_t> fastest_per_class(const std::vector<std::vector<double>
   for (std::size_t k = 0; k < classes; ++k) {
     double best = std::numeric_limits<double>::infinity();
     for (std::size_t c = 0; c < seconds.size(); ++c) {
-      if (k < seconds[c].size() && seconds[c][k] < best) {
+      if (k < seconds[c].size() && seconds[c][k] >= 0.0 && seconds[c][k] < best) {
         best = seconds[c][k];
         fastest[k] = c;
       }
@@ -40,9 +33,7 @@ std::vector<GUpdate> auto_candidates() {
 }
 
 AutoUpdate::AutoUpdate(std::vector<GUpdate> candidates, std::function<double(double)> slowest_rank)
-    : candidates_(std::move(candidates)),
-      slowest_rank_(std::move(slowest_rank)),
-      seconds_(candidates_.size()) {}
+    : candidates_(std::move(candidates)), slowest_rank_(std::move(slowest_rank)) {}
 
 void AutoUpdate::build(GBuilder& builder, const Matrix<DeviceMemory>& density,
                        const Matrix<DeviceMemory>& g) {
@@ -50,40 +41,33 @@ void AutoUpdate::build(GBuilder& builder, const Matrix<DeviceMemory>& density,
     builder.build_by_class(choice_, density, g);
     return;
   }
-  const std::size_t candidate = static_cast<std::size_t>(builds_ / kBuildsPerCandidate);
-  const std::vector<GUpdate> all(builder.plan().classes.size(), candidates_[candidate]);
-  std::vector<double> seconds;
-  builder.build_by_class(all, density, g, &seconds);
-  seconds_[candidate] = seconds;
-  ++builds_;
-  if (builds_ == static_cast<int>(candidates_.size()) * kBuildsPerCandidate) decide(builder.plan());
-}
-
-void AutoUpdate::decide(const QuartetPlan& plan) {
-  if (decided_) return;
-  std::vector<std::vector<double>> slowest(candidates_.size());
-  for (std::size_t c = 0; c < candidates_.size(); ++c) {
-    if (seconds_[c].empty()) continue;  // never built: never chosen
-    for (const double s : seconds_[c])
-      slowest[c].push_back(slowest_rank_(s));
+  builder.warm_up(candidates_, density);
+  std::vector<std::vector<double>> seconds, computed;  // [class][candidate]
+  builder.build_in_parts(candidates_, density, g, seconds, computed);
+  const std::size_t classes = seconds.size(), n = candidates_.size();
+  rates_.assign(n, std::vector<double>(classes, -1.0));
+  for (std::size_t i = 0; i < classes; ++i) {
+    for (std::size_t k = 0; k < n; ++k) {
+      // Every rank takes part in the collective, computed or not.
+      const double rate = computed[i][k] > 0.0 ? seconds[i][k] / computed[i][k] : -1.0;
+      const double slowest = slowest_rank_(rate);
+      rates_[k][i] = rate < 0.0 && slowest <= 0.0 ? -1.0 : slowest;
+    }
   }
-  const std::vector<std::size_t> fastest = fastest_per_class(slowest);
-  choice_.assign(plan.classes.size(), candidates_.front());
-  for (std::size_t k = 0; k < fastest.size() && k < choice_.size(); ++k)
-    choice_[k] = candidates_[fastest[k]];
-  seconds_ = slowest;
+  const std::vector<std::size_t> fastest = fastest_per_class(rates_);
+  choice_.assign(classes, candidates_.front());
+  double overhead = 0.0, total = 0.0;
+  for (std::size_t i = 0; i < classes; ++i) {
+    choice_[i] = candidates_[fastest[i]];
+    const double best = rates_[fastest[i]][i];
+    for (std::size_t k = 0; k < n; ++k) {
+      total += seconds[i][k];
+      if (best >= 0.0) overhead += seconds[i][k] - best * computed[i][k];
+    }
+  }
+  overhead_ = slowest_rank_(overhead);
+  trial_seconds_ = slowest_rank_(total);
   decided_ = true;
-}
-
-std::vector<double> AutoUpdate::trial_seconds() const {
-  std::vector<double> out;
-  for (const auto& row : seconds_) {
-    double sum = row.empty() ? -1.0 : 0.0;
-    for (const double s : row)
-      sum += s;
-    out.push_back(sum);
-  }
-  return out;
 }
 
 }  // namespace kmini::hf

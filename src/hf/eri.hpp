@@ -2,7 +2,8 @@
 // Obara-Saika vertical recursion and the Head-Gordon-Pople horizontal recursion:
 //
 //   1. per primitive quartet, [e0|f0]^(m) for every e up to l_a + l_b and f up to l_c + l_d,
-//      built from the Boys values F_m(T) (the VRR, written out below);
+//      built from the Boys values F_m(T) (the VRR, written out below): up the ket to every f
+//      first, then up the bra, so that a lane (see QuartetClass) builds only its bra components;
 //   2. summed over the primitives (contraction);
 //   3. angular momentum moved from a to b and from c to d (the HRR), which needs no primitives.
 //
@@ -11,6 +12,8 @@
 // seed's six kernels. The recursion table is sized for the class and, unrolled, held in
 // registers where the compiler can.
 #pragma once
+
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
@@ -27,6 +30,14 @@ namespace kmini::hf {
 #endif
 
 // One quartet class, by the kinds of its two pairs (bra kind >= ket kind).
+//
+// A class's quartet is computed by `lanes` threads. Lane L works in a frame whose axes are
+// rotated by L (rotated axis r is axis (r + L) mod 3) and computes the integrals of the first
+// lane_na of a's components in that frame: with three lanes, lane L takes a = p_L of a p shell.
+// Rotating the geometry instead of choosing components keeps every lane on the same unrolled
+// code, so nothing diverges and every index stays a compile-time constant. A lane needs only the
+// bra components that contain its share, about half of the recursion's table: what one thread
+// held for (pp|pp) overflowed its 255 registers into local memory.
 template <int BraKind, int KetKind>
 struct QuartetClass {
   static_assert(BraKind >= KetKind, "the bra pair carries the higher kind");
@@ -36,44 +47,103 @@ struct QuartetClass {
   static constexpr int nc = functions_of_l(lc), nd = functions_of_l(ld);
   static constexpr int integrals = na * nb * nc * nd;
   static constexpr int bra_kind = BraKind, ket_kind = KetKind;
+  // Split where the table is large; a split of a small class repeats its primitive loop and
+  // Boys function for little gain.
+  static constexpr int lanes = la >= 1 && integrals >= 27 ? 3 : 1;
+  static constexpr int lane_na = na / lanes;
+  static constexpr int lane_integrals = lane_na * nb * nc * nd;
+  static_assert(lane_na * lanes == na, "a's components split evenly among the lanes");
 };
 
-// (ab|cd) for the canonical pairs `bra` and `ket` into out[((i nb + j) nc + k) nd + l].
+// The component (within its degree l) that component `local` of lane `lane`'s rotated frame
+// stands for: rotated axis r is axis (r + lane) mod 3.
+KOKKOS_INLINE_FUNCTION constexpr int lane_function(int lane, int l, int local) {
+  if (lane == 0 || l == 0) return local;
+  const int c = components_up_to(l - 1) + local;
+  // Axis P's power is the rotated power along rotated axis (P - lane) mod 3.
+  return component_index(component_power(c, (3 - lane) % 3), component_power(c, (4 - lane) % 3),
+                         component_power(c, (5 - lane) % 3)) -
+         components_up_to(l - 1);
+}
+
+namespace Impl {
+
+// f(std::integral_constant<int, I>{}) for I in [Begin, End): every index a compile-time
+// constant, so the recursion's table is scalarised into registers whatever the unroller does.
+template <int Begin, int End, class F>
+KOKKOS_FORCEINLINE_FUNCTION void static_for(const F& f) {
+  if constexpr (Begin < End) {
+    f(std::integral_constant<int, Begin>{});
+    static_for<Begin + 1, End>(f);
+  }
+}
+
+// v in lane `lane`'s rotated frame: out[r] = v[(r + lane) mod 3], by selects (a runtime index
+// into a register array would put it in local memory).
+KOKKOS_INLINE_FUNCTION void rotate(const double v[3], int lane, double out[3]) {
+  out[0] = lane == 0 ? v[0] : lane == 1 ? v[1] : v[2];
+  out[1] = lane == 0 ? v[1] : lane == 1 ? v[2] : v[0];
+  out[2] = lane == 0 ? v[2] : lane == 1 ? v[0] : v[1];
+}
+
+template <class View>
+KOKKOS_INLINE_FUNCTION void read_rotated(const View& view, int i, int lane, double out[3]) {
+  const double v[3] = {view(i, 0), view(i, 1), view(i, 2)};
+  rotate(v, lane, out);
+}
+
+// Whether a lane of Class needs bra component e: with one lane every e; with several, the lane's
+// share of a is led by rotated x, and so are all the components the HRR and the recursion
+// reach from it (bra_axis below keeps x in them), besides e = 0.
+template <class Class>
+KOKKOS_INLINE_FUNCTION constexpr bool lane_needs(int e) {
+  return Class::lanes == 1 || e == 0 || component_power(e, 0) > 0;
+}
+
+// The axis the recursion raises bra component e along: its last axis with a non-zero power, so
+// that lowering keeps a rotated-x component's x.
+KOKKOS_INLINE_FUNCTION constexpr int bra_axis(int e) {
+  return component_power(e, 2) > 0 ? 2 : component_power(e, 1) > 0 ? 1 : 0;
+}
+
+}  // namespace Impl
+
+// Lane `lane`'s share of (ab|cd) for the canonical pairs `bra` and `ket`, in its rotated frame:
+// out[((i nb + j) nc + k) nd + l] for a's rotated component i < lane_na and the others' rotated
+// components j, k, l (lane_function maps them back).
 template <class Class, class Memory>
-KOKKOS_INLINE_FUNCTION void eri_quartet(const ShellPairs<Memory>& pairs,
-                                        const BoysTable<Memory>& boys, int bra, int ket,
-                                        double* out) {
+KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const BoysTable<Memory>& boys,
+                                     int bra, int ket, int lane, double* out) {
   constexpr int le = Class::la + Class::lb, lf = Class::lc + Class::ld, lm = le + lf;
   constexpr int ne = components_up_to(le), nf = components_up_to(lf);
+  constexpr int first_a = components_up_to(Class::la - 1);
+  constexpr int first_c = components_up_to(Class::lc - 1);
   // 2 pi^{5/2}
   constexpr double kPrefactor = 34.98683665524972497;
 
-  double contracted[ne][nf];
-  KMINI_HF_UNROLL
-  for (int e = 0; e < ne; ++e) {
-    KMINI_HF_UNROLL
-    for (int f = 0; f < nf; ++f)
-      contracted[e][f] = 0.0;
-  }
+  // Only the entries the HRR reads are summed: e of degree la or more that the lane needs, f of
+  // degree lc or more. The others stay zero, unread, and cost no register once unrolled.
+  double contracted[ne][nf] = {};
 
   const int p_end = pairs.primitives_begin(bra + 1), q_end = pairs.primitives_begin(ket + 1);
   for (int p = pairs.primitives_begin(bra); p < p_end; ++p) {
     const double zeta = pairs.zeta(p);
-    const double pa[3] = {pairs.from_a(p, 0), pairs.from_a(p, 1), pairs.from_a(p, 2)};
-    const double px[3] = {pairs.center(p, 0), pairs.center(p, 1), pairs.center(p, 2)};
+    double pa[3], px[3];
+    Impl::read_rotated(pairs.from_a, p, lane, pa);
+    Impl::read_rotated(pairs.center, p, lane, px);
     const double bra_weight = pairs.weight(p);
     for (int q = pairs.primitives_begin(ket); q < q_end; ++q) {
       const double eta = pairs.zeta(q);
       const double sum = zeta + eta, rho = zeta * eta / sum;
-      double qc[3], wp[3], wq[3], pq2 = 0.0;
+      double qc[3], qx[3], wp[3], wq[3], pq2 = 0.0;
+      Impl::read_rotated(pairs.from_a, q, lane, qc);
+      Impl::read_rotated(pairs.center, q, lane, qx);
       KMINI_HF_UNROLL
       for (int x = 0; x < 3; ++x) {
-        const double qx = pairs.center(q, x);
-        const double w = (zeta * px[x] + eta * qx) / sum;
-        qc[x] = pairs.from_a(q, x);
+        const double w = (zeta * px[x] + eta * qx[x]) / sum;
         wp[x] = w - px[x];
-        wq[x] = w - qx;
-        pq2 += (px[x] - qx) * (px[x] - qx);
+        wq[x] = w - qx[x];
+        pq2 += (px[x] - qx[x]) * (px[x] - qx[x]);
       }
       double boys_values[lm + 1];
       boys.template evaluate<lm>(rho * pq2, boys_values);
@@ -81,54 +151,63 @@ KOKKOS_INLINE_FUNCTION void eri_quartet(const ShellPairs<Memory>& pairs,
 
       // v[m][e][f] = [e0|f0]^(m); entry (m, e, f) is defined for m <= lm - |e| - |f|.
       double v[lm + 1][ne][nf];
-      KMINI_HF_UNROLL
-      for (int m = 0; m <= lm; ++m)
+      Impl::static_for<0, lm + 1>([&](auto m_) {
+        constexpr int m = decltype(m_)::value;
         v[m][0][0] = scale * boys_values[m];
-      // Up the bra: [e|0] from [e-1_i|0] and [e-2_i|0].
-      KMINI_HF_UNROLL
-      for (int e = 1; e < ne; ++e) {
-        const int i = build_axis(e), e1 = component_lowered(e, i);
-        const int e2 = component_lowered(e1, i);
-        const int n1 = component_power(e1, i);
-        KMINI_HF_UNROLL
-        for (int m = 0; m <= lm - component_degree(e); ++m) {
-          double value = pa[i] * v[m][e1][0] + wp[i] * v[m + 1][e1][0];
-          if (n1 > 0) value += n1 / (2.0 * zeta) * (v[m][e2][0] - rho / zeta * v[m + 1][e2][0]);
-          v[m][e][0] = value;
+      });
+      // Up the ket first: [0|f] from [0|f-1_i] and [0|f-2_i].
+      Impl::static_for<1, nf>([&](auto f_) {
+        constexpr int f = decltype(f_)::value;
+        constexpr int i = build_axis(f), f1 = component_lowered(f, i);
+        constexpr int f2 = component_lowered(f1, i);
+        constexpr int n1 = component_power(f1, i);
+        Impl::static_for<0, lm - component_degree(f) + 1>([&](auto m_) {
+          constexpr int m = decltype(m_)::value;
+          double value = qc[i] * v[m][0][f1] + wq[i] * v[m + 1][0][f1];
+          if constexpr (n1 > 0)
+            value += n1 / (2.0 * eta) * (v[m][0][f2] - rho / eta * v[m + 1][0][f2]);
+          v[m][0][f] = value;
+        });
+      });
+      // Then up the bra, the lane's components only: [e|f] from [e-1_i|f], [e-2_i|f] and
+      // [e-1_i|f-1_i].
+      Impl::static_for<1, ne>([&](auto e_) {
+        constexpr int e = decltype(e_)::value;
+        if constexpr (Impl::lane_needs<Class>(e)) {
+          constexpr int i = Impl::bra_axis(e), e1 = component_lowered(e, i);
+          constexpr int e2 = component_lowered(e1, i);
+          constexpr int n1 = component_power(e1, i);
+          Impl::static_for<0, nf>([&](auto f_) {
+            constexpr int f = decltype(f_)::value;
+            constexpr int f_i = component_power(f, i), f1 = component_lowered(f, i);
+            Impl::static_for<0, lm - component_degree(e) - component_degree(f) + 1>([&](auto m_) {
+              constexpr int m = decltype(m_)::value;
+              double value = pa[i] * v[m][e1][f] + wp[i] * v[m + 1][e1][f];
+              if constexpr (n1 > 0)
+                value += n1 / (2.0 * zeta) * (v[m][e2][f] - rho / zeta * v[m + 1][e2][f]);
+              if constexpr (f_i > 0) value += f_i / (2.0 * sum) * v[m + 1][e1][f1];
+              v[m][e][f] = value;
+            });
+          });
         }
-      }
-      // Up the ket: [e|f] from [e|f-1_i], [e|f-2_i] and [e-1_i|f-1_i].
+      });
       KMINI_HF_UNROLL
-      for (int f = 1; f < nf; ++f) {
-        const int i = build_axis(f), f1 = component_lowered(f, i);
-        const int f2 = component_lowered(f1, i);
-        const int n1 = component_power(f1, i);
+      for (int e = first_a; e < ne; ++e) {
         KMINI_HF_UNROLL
-        for (int e = 0; e < ne; ++e) {
-          const int ne_i = component_power(e, i), e1 = component_lowered(e, i);
-          KMINI_HF_UNROLL
-          for (int m = 0; m <= lm - component_degree(e) - component_degree(f); ++m) {
-            double value = qc[i] * v[m][e][f1] + wq[i] * v[m + 1][e][f1];
-            if (n1 > 0) value += n1 / (2.0 * eta) * (v[m][e][f2] - rho / eta * v[m + 1][e][f2]);
-            if (ne_i > 0) value += ne_i / (2.0 * sum) * v[m + 1][e1][f1];
-            v[m][e][f] = value;
-          }
-        }
-      }
-      KMINI_HF_UNROLL
-      for (int e = 0; e < ne; ++e) {
-        KMINI_HF_UNROLL
-        for (int f = 0; f < nf; ++f)
-          contracted[e][f] += v[0][e][f];
+        for (int f = first_c; f < nf; ++f)
+          if (Impl::lane_needs<Class>(e)) contracted[e][f] += v[0][e][f];
       }
     }
   }
 
   // HRR on the ket, then on the bra: (x, y + 1_j) = (x + 1_j, y) + (X - Y)_j (x, y).
-  constexpr int first_c = components_up_to(Class::lc - 1);
+  double cd[3], ab[3];
+  Impl::read_rotated(pairs.ab, ket, lane, cd);
+  Impl::read_rotated(pairs.ab, bra, lane, ab);
   double ket_moved[ne][Class::nc][Class::nd] = {};
   KMINI_HF_UNROLL
-  for (int e = 0; e < ne; ++e) {
+  for (int e = first_a; e < ne; ++e) {
+    if (!Impl::lane_needs<Class>(e)) continue;
     KMINI_HF_UNROLL
     for (int k = 0; k < Class::nc; ++k) {
       KMINI_HF_UNROLL
@@ -137,15 +216,13 @@ KOKKOS_INLINE_FUNCTION void eri_quartet(const ShellPairs<Memory>& pairs,
         if constexpr (Class::ld == 0) {
           ket_moved[e][k][l] = contracted[e][c];
         } else {
-          ket_moved[e][k][l] =
-              contracted[e][component_raised(c, l)] + pairs.ab(ket, l) * contracted[e][c];
+          ket_moved[e][k][l] = contracted[e][component_raised(c, l)] + cd[l] * contracted[e][c];
         }
       }
     }
   }
-  constexpr int first_a = components_up_to(Class::la - 1);
   KMINI_HF_UNROLL
-  for (int i = 0; i < Class::na; ++i) {
+  for (int i = 0; i < Class::lane_na; ++i) {
     KMINI_HF_UNROLL
     for (int j = 0; j < Class::nb; ++j) {
       const int a = first_a + i;
@@ -155,10 +232,37 @@ KOKKOS_INLINE_FUNCTION void eri_quartet(const ShellPairs<Memory>& pairs,
         for (int l = 0; l < Class::nd; ++l) {
           double value = ket_moved[a][k][l];
           if constexpr (Class::lb == 1)
-            value = ket_moved[component_raised(a, j)][k][l] + pairs.ab(bra, j) * value;
+            value = ket_moved[component_raised(a, j)][k][l] + ab[j] * value;
           out[((i * Class::nb + j) * Class::nc + k) * Class::nd + l] = value;
         }
       }
+    }
+  }
+}
+
+// The whole of (ab|cd) for the canonical pairs `bra` and `ket` into
+// out[((i nb + j) nc + k) nd + l], in the shells' own component order: every lane's share.
+template <class Class, class Memory>
+KOKKOS_INLINE_FUNCTION void eri_quartet(const ShellPairs<Memory>& pairs,
+                                        const BoysTable<Memory>& boys, int bra, int ket,
+                                        double* out) {
+  if constexpr (Class::lanes == 1) {
+    eri_lane<Class>(pairs, boys, bra, ket, 0, out);
+  } else {
+    for (int lane = 0; lane < Class::lanes; ++lane) {
+      double share[Class::lane_integrals];
+      eri_lane<Class>(pairs, boys, bra, ket, lane, share);
+      for (int i = 0; i < Class::lane_na; ++i)
+        for (int j = 0; j < Class::nb; ++j)
+          for (int k = 0; k < Class::nc; ++k)
+            for (int l = 0; l < Class::nd; ++l)
+              out[((lane_function(lane, Class::la, i) * Class::nb +
+                    lane_function(lane, Class::lb, j)) *
+                       Class::nc +
+                   lane_function(lane, Class::lc, k)) *
+                      Class::nd +
+                  lane_function(lane, Class::ld, l)] =
+                  share[((i * Class::nb + j) * Class::nc + k) * Class::nd + l];
     }
   }
 }

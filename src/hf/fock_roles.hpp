@@ -57,18 +57,50 @@ struct FockRole<5> {  // G_bc -= sum_ad D_ad (ab|cd)
 };
 constexpr int kFockRoles = 6;
 
-template <class Class>
-KOKKOS_INLINE_FUNCTION constexpr int slot_functions(int slot) {
-  return slot == 0 ? Class::na : slot == 1 ? Class::nb : slot == 2 ? Class::nc : Class::nd;
-}
+// The extents of a block of integrals, slot by slot (a, b, c, d): a whole quartet's, or one
+// lane's share of it (see eri.hpp), stored at ((i n1 + j) n2 + k) n3 + l.
+template <int N0, int N1, int N2, int N3>
+struct BlockExtents {
+  // A function rather than an array: device code cannot read a static member array.
+  KOKKOS_INLINE_FUNCTION static constexpr int n(int slot) {
+    return slot == 0 ? N0 : slot == 1 ? N1 : slot == 2 ? N2 : N3;
+  }
+  static constexpr int size = N0 * N1 * N2 * N3;
+  KOKKOS_INLINE_FUNCTION static constexpr int at(int i, int j, int k, int l) {
+    return ((i * N1 + j) * N2 + k) * N3 + l;
+  }
+};
 
-// The quartet's contribution to element (x, y) of its Role block: factor times the sum over the
-// other two shells' functions of D times the (already weighted) integral.
-template <class Class, int Role, class Density>
-KOKKOS_INLINE_FUNCTION double role_contribution(const int first[4], const double* eri,
+template <class Class>
+using QuartetExtents = BlockExtents<Class::na, Class::nb, Class::nc, Class::nd>;
+template <class Class>
+using LaneExtents = BlockExtents<Class::lane_na, Class::nb, Class::nc, Class::nd>;
+
+// Which basis function each local component of a block stands for: functions(slot, local).
+// A whole quartet's block is in the shells' own order.
+struct BlockFunctions {
+  int first[4];
+  KOKKOS_INLINE_FUNCTION int operator()(int slot, int local) const { return first[slot] + local; }
+};
+
+// One lane's share is in the lane's rotated frame (eri.hpp's lane_function).
+template <class Class>
+struct LaneFunctions {
+  int first[4];
+  int lane;
+  KOKKOS_INLINE_FUNCTION int operator()(int slot, int local) const {
+    constexpr int l[4] = {Class::la, Class::lb, Class::lc, Class::ld};
+    return first[slot] + lane_function(lane, l[slot], local);
+  }
+};
+
+// The block's contribution to element (x, y) of its Role block (local components): factor times
+// the sum over the other two slots' components of D times the (already weighted) integral.
+template <class Extents, int Role, class Functions, class Density>
+KOKKOS_INLINE_FUNCTION double role_contribution(const Functions& functions, const double* eri,
                                                 const Density& density, int x, int y) {
   using R = FockRole<Role>;
-  constexpr int n_u = slot_functions<Class>(R::sum_row), n_v = slot_functions<Class>(R::sum_col);
+  constexpr int n_u = Extents::n(R::sum_row), n_v = Extents::n(R::sum_col);
   double sum = 0.0;
   KMINI_HF_UNROLL
   for (int u = 0; u < n_u; ++u) {
@@ -79,38 +111,34 @@ KOKKOS_INLINE_FUNCTION double role_contribution(const int first[4], const double
       index[R::col] = y;
       index[R::sum_row] = u;
       index[R::sum_col] = v;
-      const int at =
-          ((index[0] * Class::nb + index[1]) * Class::nc + index[2]) * Class::nd + index[3];
-      sum += density(first[R::sum_row] + u, first[R::sum_col] + v) * eri[at];
+      sum += density(functions(R::sum_row, u), functions(R::sum_col, v)) *
+             eri[Extents::at(index[0], index[1], index[2], index[3])];
     }
   }
   return R::factor * sum;
 }
 
-// Applies one role of a quartet through add(row, col, value).
-template <class Class, int Role, class Density, class Add>
-KOKKOS_INLINE_FUNCTION void scatter_role(const int first[4], const double* eri,
+// Applies one role of a block through add(row function, column function, value).
+template <class Extents, int Role, class Functions, class Density, class Add>
+KOKKOS_INLINE_FUNCTION void scatter_role(const Functions& functions, const double* eri,
                                          const Density& density, const Add& add) {
   using R = FockRole<Role>;
   KMINI_HF_UNROLL
-  for (int x = 0; x < slot_functions<Class>(R::row); ++x) {
+  for (int x = 0; x < Extents::n(R::row); ++x) {
     KMINI_HF_UNROLL
-    for (int y = 0; y < slot_functions<Class>(R::col); ++y)
-      add(first[R::row] + x, first[R::col] + y,
-          role_contribution<Class, Role>(first, eri, density, x, y));
+    for (int y = 0; y < Extents::n(R::col); ++y)
+      add(functions(R::row, x), functions(R::col, y),
+          role_contribution<Extents, Role>(functions, eri, density, x, y));
   }
 }
 
-// All six roles of one quartet.
-template <class Class, class Density, class Add>
-KOKKOS_INLINE_FUNCTION void scatter_quartet(const int first[4], const double* eri,
-                                            const Density& density, const Add& add) {
-  scatter_role<Class, 0>(first, eri, density, add);
-  scatter_role<Class, 1>(first, eri, density, add);
-  scatter_role<Class, 2>(first, eri, density, add);
-  scatter_role<Class, 3>(first, eri, density, add);
-  scatter_role<Class, 4>(first, eri, density, add);
-  scatter_role<Class, 5>(first, eri, density, add);
+// Roles First..5 of a block, each through add.
+template <class Extents, int First = 0, class Functions, class Density, class Add>
+KOKKOS_INLINE_FUNCTION void scatter_roles(const Functions& functions, const double* eri,
+                                          const Density& density, const Add& add) {
+  scatter_role<Extents, First>(functions, eri, density, add);
+  if constexpr (First + 1 < kFockRoles)
+    scatter_roles<Extents, First + 1>(functions, eri, density, add);
 }
 
 }  // namespace kmini::hf

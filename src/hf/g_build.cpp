@@ -3,20 +3,56 @@
 #include <Kokkos_ScatterView.hpp>
 #include <algorithm>
 #include <chrono>
+#include <numeric>
 #include <utility>
 
 #include "core/host_backends.hpp"
 #include "core/view_of.hpp"
 #include "hf/boys.hpp"
+#include "hf/eri.hpp"
+#include "hf/g_kernels.hpp"
+#include "hf/gather_blocks.hpp"
+#include "hf/schwarz.hpp"
 
 namespace kmini::hf {
+
+double GBuildRecord::total_computed() const {
+  return std::accumulate(computed.begin(), computed.end(), 0.0);
+}
+
+double GBuildRecord::total_seconds() const {
+  return std::accumulate(seconds.begin(), seconds.end(), 0.0);
+}
 
 template <class Memory>
 struct GBuilder::Tables {
   ShellPairs<Memory> pairs;
   BoysTable<Memory> boys;
   ShellData<Memory> shells;
+  // Per class; their per-build views are the plan's, or cuts[i]'s under density screening.
   std::vector<ClassData<Memory>> classes;
+  std::vector<ClassCut<Memory>> cuts;
+  Kokkos::View<double**, Kokkos::LayoutRight, Memory> shell_density;
+  QuartetScreen<Memory> screen;
+  // Per class, the quartets this build's kernels kept so far (ClassQuartets).
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory> kept;
+};
+
+// The host's part of a build where some classes are host_update or cpu: the density copied over
+// once, a G private to each host thread (added into the device's G at the end), and the host
+// tables set to this build's screen and prefixes.
+struct GBuilder::HostPart {
+  Matrix<Kokkos::HostSpace> density;
+  Matrix<Kokkos::HostSpace> g;
+  decltype(Kokkos::Experimental::create_scatter_view(
+      std::declval<Matrix<Kokkos::HostSpace>>())) scatter;
+};
+
+struct GBuilder::Build {
+  Matrix<DeviceMemory> density, g;
+  std::vector<std::int64_t> candidates;                 // per class, this rank
+  std::vector<std::vector<std::int64_t>> host_offsets;  // per class, copied when needed
+  std::unique_ptr<HostPart> host;
 };
 
 namespace {
@@ -42,21 +78,30 @@ void compress(const std::vector<std::pair<int, int>>& key_position, int keys,
 }
 
 template <class Memory>
-ClassData<Memory> class_data(const ClassPlan& plan,
+ClassData<Memory> class_data(const ClassPlan& plan, const std::vector<double>& schwarz,
                              const std::vector<std::array<int, 2>>& pair_shells, int shells) {
   ClassData<Memory> data;
   const auto ints = [](const char* label, const std::vector<int>& values) {
     return view_of<IntView<Memory>>(label, values);
   };
+  const auto bounds = [&](const char* label, const std::vector<int>& pairs) {
+    std::vector<double> values;
+    for (const int pair : pairs)
+      values.push_back(schwarz[pair]);
+    return view_of<Kokkos::View<double*, Memory>>(label, values);
+  };
   data.bra_kind = plan.bra_kind;
   data.ket_kind = plan.ket_kind;
   data.bra_pairs = ints("hf::bra_pairs", plan.bra_pairs);
   data.ket_pairs = ints("hf::ket_pairs", plan.ket_pairs);
+  data.bra_bounds = bounds("hf::bra_bounds", plan.bra_pairs);
+  data.ket_bounds = bounds("hf::ket_bounds", plan.ket_pairs);
+  data.ket_uncut = ints("hf::ket_uncut", plan.ket_uncut);
+  data.bra_begin = plan.bra_begin;
+  data.bra_end = plan.bra_end;
   data.ket_count = ints("hf::ket_count", plan.ket_count);
   data.bra_reach = ints("hf::bra_reach", plan.bra_reach);
   data.offsets = view_of<Kokkos::View<std::int64_t*, Memory>>("hf::quartet_offsets", plan.offsets);
-  data.bra_begin = plan.bra_begin;
-  data.bra_end = plan.bra_end;
 
   std::vector<int> bra_position(pair_shells.size(), -1), ket_position(pair_shells.size(), -1);
   std::vector<std::pair<int, int>> bra_a, bra_b, ket_c, ket_d;
@@ -90,6 +135,38 @@ ClassData<Memory> class_data(const ClassPlan& plan,
   return data;
 }
 
+// Views for a class's per-build prefixes, and the class data pointed at them.
+template <class Memory>
+ClassCut<Memory> cut_views(const ClassPlan& plan, ClassData<Memory>& data) {
+  ClassCut<Memory> cut;
+  cut.ket_count = IntView<Memory>("hf::cut_ket_count", plan.bra_pairs.size());
+  cut.ket_uncut = IntView<Memory>("hf::cut_ket_uncut", plan.bra_pairs.size());
+  cut.bra_reach = IntView<Memory>("hf::cut_bra_reach", plan.ket_pairs.size());
+  cut.offsets = Kokkos::View<std::int64_t*, Memory>(
+      "hf::cut_offsets", static_cast<std::size_t>(plan.bra_end - plan.bra_begin + 1));
+  data.ket_count = cut.ket_count;
+  data.bra_reach = cut.bra_reach;
+  data.offsets = cut.offsets;
+  return cut;
+}
+
+template <class Memory>
+void copy_cut(const ClassCut<Memory>& to, const ClassCut<DeviceMemory>& from) {
+  Kokkos::deep_copy(to.ket_count, from.ket_count);
+  Kokkos::deep_copy(to.ket_uncut, from.ket_uncut);
+  Kokkos::deep_copy(to.bra_reach, from.bra_reach);
+  Kokkos::deep_copy(to.offsets, from.offsets);
+}
+
+// g += other.
+void add_into(const Matrix<DeviceMemory>& g, const Matrix<DeviceMemory>& other) {
+  Kokkos::parallel_for(
+      "hf::add_host_g",
+      Kokkos::MDRangePolicy<Device, Kokkos::Rank<2, Kokkos::Iterate::Left>>(
+          {0, 0}, {static_cast<std::int64_t>(g.extent(0)), static_cast<std::int64_t>(g.extent(1))}),
+      KOKKOS_LAMBDA(const std::int64_t r, const std::int64_t c) { g(r, c) += other(r, c); });
+}
+
 // g = (g + g^T) / 2.
 template <class Exec>
 void symmetrise(const Matrix<typename Exec::memory_space>& g) {
@@ -104,87 +181,153 @@ void symmetrise(const Matrix<typename Exec::memory_space>& g) {
       });
 }
 
-// Runs f(Class) for each planned class with quartets on this rank, with the class's index.
-template <class F>
-void for_each_class(const QuartetPlan& plan, F&& f) {
-  for (std::size_t i = 0; i < plan.classes.size(); ++i) {
-    const ClassPlan& c = plan.classes[i];
-    if (c.local_quartets() == 0) continue;
-    with_quartet_class(c.bra_kind, c.ket_kind, [&](auto cls) { f(cls, i); });
-  }
-}
-
 // Lanes per team of kernel_split's gather: a warp on a GPU. The host has far fewer threads than
 // blocks and gains nothing from lanes, but takes as many as its teams allow (up to 4) so that
 // the tests on the host run the lanes' split and their ordered sum.
 constexpr int kGatherLanes =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory>::accessible ? 4 : 32;
 
-// "hf::eri_ppps" and the like: every kernel named after its class, for profilers.
+// "hf::eri_atomic_ppps" and the like: every kernel named after its class, for profilers.
 template <class Class>
 std::string kernel_label(const char* stem) {
   return std::string("hf::") + stem + pair_kind_name(Class::bra_kind) +
          pair_kind_name(Class::ket_kind);
 }
 
+// Each class's index and its with_quartet_class type.
+template <class F>
+void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
+  with_quartet_class(plan.classes[i].bra_kind, plan.classes[i].ket_kind, f);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
-GBuilder::GBuilder(const MolecularBasis& basis, const std::vector<std::array<int, 2>>& pair_shells,
-                   const ShellPairs<Kokkos::HostSpace>& pairs, const QuartetPlan& plan,
-                   double batch_bytes)
-    : basis_(basis),
-      pair_shells_(pair_shells),
-      host_pairs_(pairs),
-      plan_(plan),
-      batch_bytes_(batch_bytes),
-      device_(std::make_unique<Tables<DeviceMemory>>(make_tables<DeviceMemory>())) {
-  for (const ClassPlan& c : plan_.classes) {
-    with_quartet_class(c.bra_kind, c.ket_kind, [&](auto cls) {
-      quartets_ += static_cast<double>(c.local_quartets());
-      integrals_ += static_cast<double>(c.local_quartets()) * decltype(cls)::integrals;
-    });
+GBuilder::GBuilder(const MolecularBasis& basis, const GBuildSettings& settings, int rank, int ranks)
+    : basis_(basis), settings_(settings), rank_(rank), ranks_(ranks) {
+  pair_shells_ = canonical_pairs(basis_);
+  host_pairs_ = make_shell_pairs(basis_, pair_shells_);
+  for (const auto& [a, b] : pair_shells_) {
+    pair_kinds_.push_back(pair_kind(basis_.shells[a].l, basis_.shells[b].l));
+    pair_primitives_.push_back(
+        static_cast<int>(basis_.shells[a].exponents.size() * basis_.shells[b].exponents.size()));
   }
+  schwarz_ = schwarz_bounds(host_pairs_, pair_kinds_);
+  // Densities of closed shells in normalised functions rarely reach 2.5 (|D_ij| <= 2 where the
+  // functions are orthonormal); a build with a larger one plans again.
+  covered_density_ = 4.0;
+  make_plan();
 }
 
 GBuilder::~GBuilder() = default;
 
+void GBuilder::make_plan() {
+  const double plan_threshold = settings_.screening == Screening::density
+                                    ? settings_.threshold / covered_density_
+                                    : settings_.threshold;
+  plan_ = plan_quartets(pair_kinds_, pair_primitives_, schwarz_, plan_threshold, rank_, ranks_);
+  device_ = make_tables<DeviceMemory>();
+  host_.reset();
+}
+
 template <class Memory>
-GBuilder::Tables<Memory> GBuilder::make_tables() const {
-  Tables<Memory> t;
-  t.pairs = copy_shell_pairs<Memory>(host_pairs_);
-  t.boys = make_boys_table<Memory>();
+std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
+  auto t = std::make_unique<Tables<Memory>>();
+  t->pairs = copy_shell_pairs<Memory>(host_pairs_);
+  t->boys = make_boys_table<Memory>();
   const int shells = static_cast<int>(basis_.shells.size());
   std::vector<int> first(shells), functions(shells);
   for (int s = 0; s < shells; ++s) {
     first[s] = basis_.shells[s].first_function;
     functions[s] = cartesian_functions(basis_.shells[s].l);
   }
-  t.shells.first_function = view_of<IntView<Memory>>("hf::shell_first", first);
-  t.shells.functions = view_of<IntView<Memory>>("hf::shell_functions", functions);
+  t->shells.first_function = view_of<IntView<Memory>>("hf::shell_first", first);
+  t->shells.functions = view_of<IntView<Memory>>("hf::shell_functions", functions);
   Kokkos::View<int**, Kokkos::LayoutRight, Memory> pair_of("hf::pair_of", shells, shells);
   auto host_pair_of = Kokkos::create_mirror_view(pair_of);
   Kokkos::deep_copy(host_pair_of, -1);
   for (std::size_t i = 0; i < pair_shells_.size(); ++i)
     host_pair_of(pair_shells_[i][0], pair_shells_[i][1]) = static_cast<int>(i);
   Kokkos::deep_copy(pair_of, host_pair_of);
-  t.shells.pair_of = pair_of;
-  for (const ClassPlan& c : plan_.classes)
-    t.classes.push_back(class_data<Memory>(c, pair_shells_, shells));
+  t->shells.pair_of = pair_of;
+  t->kept = Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory>(
+      "hf::quartets_kept", plan_.classes.size(), kKeptCounters);
+  const bool by_density = settings_.screening == Screening::density;
+  for (const ClassPlan& c : plan_.classes) {
+    t->classes.push_back(class_data<Memory>(c, schwarz_, pair_shells_, shells));
+    if (by_density) t->cuts.push_back(cut_views<Memory>(c, t->classes.back()));
+  }
+  t->screen.by_density = by_density;
+  t->screen.threshold = settings_.threshold;
+  if (by_density) {
+    t->shell_density =
+        Kokkos::View<double**, Kokkos::LayoutRight, Memory>("hf::shell_density", shells, shells);
+    t->screen.shell_density = t->shell_density;
+    t->screen.pair_bound = view_of<Kokkos::View<double*, Memory>>("hf::pair_bound", schwarz_);
+    t->screen.pair_shells = t->pairs.shells;
+  }
   return t;
 }
 
-std::vector<std::array<int, 2>> GBuilder::batches(const ClassPlan& plan) const {
-  std::vector<std::array<int, 2>> out;
+void GBuilder::screen(const Matrix<DeviceMemory>& density, Build& build) {
+  const std::size_t classes = plan_.classes.size();
+  build.candidates.assign(classes, 0);
+  Kokkos::deep_copy(device_->kept, 0);
+  if (host_) Kokkos::deep_copy(host_->kept, 0);
+  build.host_offsets.assign(classes, {});
+  last_.largest_density = 0.0;
+  if (settings_.screening == Screening::schwarz) {
+    for (std::size_t i = 0; i < classes; ++i)
+      build.candidates[i] = plan_.classes[i].local_quartets();
+    return;
+  }
+  double largest = shell_density_maxima<Device>(density, device_->shells, device_->shell_density);
+  if (largest > covered_density_) {
+    covered_density_ = 2.0 * largest;
+    make_plan();
+    largest = shell_density_maxima<Device>(density, device_->shells, device_->shell_density);
+  }
+  last_.largest_density = largest;
+  if (largest == 0.0) return;  // a zero density (no change): no quartet contributes
+  // Every kernel of this build, and the host's tables, test against the same threshold. The
+  // plan covers it: a scale below 1 comes with a density change below the density the plan
+  // covers by at least as much (incremental_g.hpp).
+  const double threshold = settings_.threshold * threshold_scale_;
+  device_->screen.threshold = threshold;
+  if (host_) host_->screen.threshold = threshold;
+  for (std::size_t i = 0; i < classes; ++i)
+    if (plan_.classes[i].local_quartets() > 0)
+      build.candidates[i] =
+          cut_class<Device>(device_->classes[i], threshold, largest, device_->cuts[i]);
+}
+
+const std::vector<std::int64_t>& GBuilder::offsets(std::size_t i, Build& build) const {
+  if (settings_.screening == Screening::schwarz) return plan_.classes[i].offsets;
+  std::vector<std::int64_t>& out = build.host_offsets[i];
+  if (out.empty()) {
+    const auto host = Kokkos::create_mirror_view_and_copy(Host(), device_->cuts[i].offsets);
+    out.assign(host.data(), host.data() + host.size());
+  }
+  return out;
+}
+
+std::vector<std::array<int, 2>> GBuilder::batches(std::size_t i, int bra_begin, int bra_end,
+                                                  Build& build) const {
+  const ClassPlan& plan = plan_.classes[i];
+  const std::vector<std::int64_t>& at = offsets(i, build);
   double per_quartet = 0.0;
-  with_quartet_class(plan.bra_kind, plan.ket_kind,
-                     [&](auto cls) { per_quartet = sizeof(double) * decltype(cls)::integrals; });
-  int begin = plan.bra_begin;
-  while (begin < plan.bra_end) {
+  with_class(plan_, i, [&](auto cls) { per_quartet = sizeof(double) * decltype(cls)::integrals; });
+  std::vector<std::array<int, 2>> out;
+  int begin = bra_begin;
+  while (begin < bra_end) {
     int end = begin + 1;  // at least one bra, whatever its size
-    while (end < plan.bra_end && static_cast<double>(plan.offsets[end + 1 - plan.bra_begin] -
-                                                     plan.offsets[begin - plan.bra_begin]) *
-                                         per_quartet <=
-                                     batch_bytes_)
+    while (end < bra_end &&
+           static_cast<double>(at[end + 1 - plan.bra_begin] - at[begin - plan.bra_begin]) *
+                   per_quartet <=
+               settings_.batch_bytes)
       ++end;
     out.push_back({begin, end});
     begin = end;
@@ -192,146 +335,278 @@ std::vector<std::array<int, 2>> GBuilder::batches(const ClassPlan& plan) const {
   return out;
 }
 
-template <class Class>
-std::size_t GBuilder::compute_batch(std::size_t class_index, std::int64_t first,
-                                    std::int64_t count) {
-  const auto needed = static_cast<std::size_t>(count * Class::integrals);
-  if (buffer_.extent(0) < needed)
-    buffer_ = Kokkos::View<double*, DeviceMemory>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::eri_buffer")), needed);
-  batch_capacity_ = std::max(batch_capacity_, static_cast<double>(needed));
-  const Tables<DeviceMemory>& t = *device_;
-  Kokkos::parallel_for(kernel_label<Class>("eri_"),
-                       Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>>(0, count),
-                       ComputeQuartets<Class, DeviceMemory>{t.pairs, t.boys, t.classes[class_index],
-                                                            buffer_, first});
-  return needed;
-}
-
-// The host's part of a build where some classes are host_update or cpu: the density copied over
-// once, and a G private to each host thread, added into the device's G at the end.
-struct GBuilder::HostPart {
-  Matrix<Host> density;
-  Matrix<Host> g;
-  decltype(Kokkos::Experimental::create_scatter_view(std::declval<Matrix<Host>>())) scatter;
-};
-
 void GBuilder::build(GUpdate update, const Matrix<DeviceMemory>& density,
                      const Matrix<DeviceMemory>& g) {
   build_by_class(std::vector<GUpdate>(plan_.classes.size(), update), density, g);
 }
 
 void GBuilder::build_by_class(const std::vector<GUpdate>& updates,
-                              const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g,
-                              std::vector<double>* class_seconds) {
+                              const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
+  Build build;
+  build.density = density;
+  build.g = g;
   Kokkos::deep_copy(g, 0.0);
-  if (class_seconds != nullptr) class_seconds->assign(plan_.classes.size(), 0.0);
-  std::unique_ptr<HostPart> host;
-  for_each_class(plan_, [&](auto cls, std::size_t i) {
-    using Class = decltype(cls);
-    if (class_seconds != nullptr) Kokkos::fence();  // only auto's trials time the classes
+  screen(density, build);
+  const std::size_t classes = plan_.classes.size();
+  last_.seconds.assign(classes, 0.0);
+  for (std::size_t i = 0; i < classes; ++i) {
+    if (build.candidates[i] == 0) continue;
+    const ClassPlan& c = plan_.classes[i];
+    // Fenced on both sides, so that each class's time is its own.
+    Kokkos::fence();
     const auto start = std::chrono::steady_clock::now();
-    switch (updates.at(i)) {
-      case GUpdate::atomic:
-        scatter_class<Class, PlainAtomicAdd<DeviceMemory>>(i, density, g);
-        break;
-      case GUpdate::warp_aggregated:
-        scatter_class<Class, WarpAggregatedAdd<DeviceMemory>>(i, density, g);
-        break;
-      case GUpdate::kernel_split:
-        split_class<Class>(i, density, g);
-        break;
-      case GUpdate::host_update:
-      case GUpdate::cpu:
-        if (!host_) host_ = std::make_unique<Tables<Host>>(make_tables<Host>());
-        if (!host) {
-          host = std::make_unique<HostPart>();
-          host->density = Kokkos::create_mirror_view_and_copy(Host(), density);
-          host->g = Matrix<Host>("hf::g_host", g.extent(0), g.extent(1));
-          host->scatter = Kokkos::Experimental::create_scatter_view(host->g);
-        }
-        host_class<Class>(updates[i], i, *host);
-        break;
-    }
-    if (class_seconds != nullptr) {
-      Kokkos::fence();
-      (*class_seconds)[i] =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-  });
-  if (host) {
-    Kokkos::Experimental::contribute(host->g, host->scatter);
-    const auto from_host = Kokkos::create_mirror_view_and_copy(DeviceMemory(), host->g);
-    Kokkos::parallel_for(
-        "hf::add_host_g",
-        Kokkos::MDRangePolicy<Device, Kokkos::Rank<2, Kokkos::Iterate::Left>>(
-            {0, 0},
-            {static_cast<std::int64_t>(g.extent(0)), static_cast<std::int64_t>(g.extent(1))}),
-        KOKKOS_LAMBDA(const std::int64_t r, const std::int64_t c) { g(r, c) += from_host(r, c); });
+    run_class(updates.at(i), i, c.bra_begin, c.bra_end, build);
+    Kokkos::fence();
+    last_.seconds[i] = seconds_since(start);
   }
-  symmetrise<Device>(g);
+  finish(build, g);
+}
+
+void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
+                              const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g,
+                              std::vector<std::vector<double>>& part_seconds,
+                              std::vector<std::vector<double>>& part_computed) {
+  Build build;
+  build.density = density;
+  build.g = g;
+  Kokkos::deep_copy(g, 0.0);
+  screen(density, build);
+  const std::size_t classes = plan_.classes.size(), parts = parts_updates.size();
+  last_.seconds.assign(classes, 0.0);
+  part_seconds.assign(classes, std::vector<double>(parts, 0.0));
+  part_computed.assign(classes, std::vector<double>(parts, 0.0));
+  for (std::size_t i = 0; i < classes; ++i) {
+    if (build.candidates[i] == 0) continue;
+    const ClassPlan& c = plan_.classes[i];
+    const std::vector<std::int64_t>& at = offsets(i, build);
+    int begin = c.bra_begin;
+    double before = 0.0;
+    for (std::size_t k = 0; k < parts; ++k) {
+      // The first bra whose quartets start at or past (k + 1) / parts of the class's.
+      const std::int64_t target =
+          build.candidates[i] * static_cast<std::int64_t>(k + 1) / static_cast<std::int64_t>(parts);
+      const int end =
+          k + 1 == parts
+              ? c.bra_end
+              : c.bra_begin + static_cast<int>(std::lower_bound(at.begin(), at.end() - 1, target) -
+                                               at.begin());
+      Kokkos::fence();
+      const auto start = std::chrono::steady_clock::now();
+      if (end > begin) run_class(parts_updates[k], i, begin, end, build);
+      Kokkos::fence();
+      part_seconds[i][k] = seconds_since(start);
+      last_.seconds[i] += part_seconds[i][k];
+      const double now = kept_so_far(i);
+      part_computed[i][k] = now - before;
+      before = now;
+      begin = std::max(begin, end);
+    }
+  }
+  finish(build, g);
+}
+
+void GBuilder::run_class(GUpdate update, std::size_t i, std::int64_t bra_begin,
+                         std::int64_t bra_end, Build& build) {
+  with_class(plan_, i, [&](auto cls) {
+    run<decltype(cls)>(update, i, static_cast<int>(bra_begin), static_cast<int>(bra_end), build);
+  });
+}
+
+template <class Class>
+void GBuilder::run(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build) {
+  const auto [first, count] = quartet_range(i, bra_begin, bra_end, build);
+  using Plain = PlainAtomicAdd<DeviceMemory>;
+  using Aggregated = WarpAggregatedAdd<DeviceMemory>;
+  switch (update) {
+    case GUpdate::atomic:
+      launch<Class>("eri_atomic_", i, first, count,
+                    ScatterSink<Class, Device, Plain>{build.density, Plain{build.g}});
+      break;
+    case GUpdate::warp_aggregated:
+      launch<Class>("eri_warp_aggregated_", i, first, count,
+                    ScatterSink<Class, Device, Aggregated>{build.density, Aggregated{build.g}});
+      break;
+    case GUpdate::kernel_split:
+      split<Class>(i, bra_begin, bra_end, build);
+      break;
+    case GUpdate::host_update:
+    case GUpdate::cpu:
+      on_host<Class>(update, i, bra_begin, bra_end, build);
+      break;
+  }
+}
+
+template <class Class, class Sink>
+void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::int64_t count,
+                      const Sink& sink) {
+  using Exec = typename Sink::Exec;
+  auto& t = [&]() -> auto& {
+    if constexpr (std::is_same_v<typename Exec::memory_space, DeviceMemory>)
+      return *device_;
+    else
+      return *host_;
+  }
+  ();
+  // Dynamic: on the host, a static split gives the first thread the plan's most contracted
+  // quartets (the GPU schedules its blocks as SMs free up anyway).
+  Kokkos::parallel_for(
+      kernel_label<Class>(stem),
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>>(
+          0, count * Class::lanes),
+      ClassQuartets<Class, Exec, Sink>{t.pairs, t.boys, t.classes[i], t.screen, first, t.kept,
+                                       static_cast<int>(i), sink});
+}
+
+// The quartets class i's kernels kept in this build so far, on the device and the host.
+double GBuilder::kept_so_far(std::size_t i) const {
+  double n = 0.0;
+  const auto sum_row = [&](const auto& kept) {
+    const auto host =
+        Kokkos::create_mirror_view_and_copy(Host(), Kokkos::subview(kept, i, Kokkos::ALL()));
+    for (std::size_t k = 0; k < host.extent(0); ++k)
+      n += static_cast<double>(host(k));
+  };
+  sum_row(device_->kept);
+  if (host_) sum_row(host_->kept);
+  return n;
+}
+
+std::array<std::int64_t, 2> GBuilder::quartet_range(std::size_t i, int bra_begin, int bra_end,
+                                                    Build& build) const {
+  const ClassPlan& c = plan_.classes[i];
+  if (bra_begin == c.bra_begin && bra_end == c.bra_end) return {0, build.candidates[i]};
+  const std::vector<std::int64_t>& at = offsets(i, build);
+  return {at[bra_begin - c.bra_begin], at[bra_end - c.bra_begin] - at[bra_begin - c.bra_begin]};
+}
+
+template <class Class, class AfterStore>
+void GBuilder::for_each_stored_batch(std::size_t i, int bra_begin, int bra_end, Build& build,
+                                     const AfterStore& after_store) {
+  const std::vector<std::int64_t>& at = offsets(i, build);
+  const int base = plan_.classes[i].bra_begin;
+  for (const auto& [p_begin, p_end] : batches(i, bra_begin, bra_end, build)) {
+    const std::int64_t first = at[p_begin - base];
+    const std::int64_t count = at[p_end - base] - first;
+    if (count == 0) continue;
+    const auto needed = static_cast<std::size_t>(count * Class::integrals);
+    if (buffer_.extent(0) < needed)
+      buffer_ = Kokkos::View<double*, DeviceMemory>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::eri_buffer")), needed);
+    batch_capacity_ = std::max(batch_capacity_, static_cast<double>(needed));
+    launch<Class>("eri_store_", i, first, count, StoreSink<Class, Device>{buffer_, first});
+    after_store(p_begin, p_end, first, count, needed);
+  }
+}
+
+template <class Class>
+void GBuilder::split(std::size_t i, int bra_begin, int bra_end, Build& build) {
+  const Tables<DeviceMemory>& t = *device_;
+  const int shells = static_cast<int>(basis_.shells.size());
+  for_each_stored_batch<Class>(
+      i, bra_begin, bra_end, build,
+      [&](int p_begin, int p_end, std::int64_t, std::int64_t, std::size_t) {
+        using Gather = GatherBlocks<Class, DeviceMemory>;
+        const Gather gather{t.pairs, t.shells, t.classes[i], t.screen, build.density,
+                            buffer_, p_begin,  p_end,        build.g};
+        const int lanes =
+            std::min(kGatherLanes, Kokkos::TeamPolicy<Device>(shells * shells, 1)
+                                       .team_size_max(gather, Kokkos::ParallelForTag()));
+        Kokkos::parallel_for(
+            kernel_label<Class>("gather_"),
+            Kokkos::TeamPolicy<Device>(shells * shells, lanes)
+                .set_scratch_size(0, Kokkos::PerTeam(Gather::scratch_bytes(lanes))),
+            gather);
+      });
+}
+
+template <class Class>
+void GBuilder::on_host(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build) {
+  if (!host_) {
+    host_ = make_tables<Host>();
+    host_->screen.threshold = device_->screen.threshold;
+  }
+  if (!build.host) {
+    auto host = std::make_unique<HostPart>();
+    host->density = Kokkos::create_mirror_view_and_copy(Host(), build.density);
+    host->g = Matrix<Host>("hf::g_host", build.g.extent(0), build.g.extent(1));
+    host->scatter = Kokkos::Experimental::create_scatter_view(host->g);
+    // The host tables take this build's screen and prefixes from the device's.
+    if (settings_.screening == Screening::density) {
+      Kokkos::deep_copy(host_->shell_density, device_->shell_density);
+      for (std::size_t k = 0; k < plan_.classes.size(); ++k)
+        if (build.candidates[k] > 0) copy_cut(host_->cuts[k], device_->cuts[k]);
+    }
+    build.host = std::move(host);
+  }
+  HostPart& host = *build.host;
+  const Tables<Host>& h = *host_;
+  using Add = ScatterAdd<decltype(host.scatter)>;
+  if (update == GUpdate::cpu) {
+    const auto [first, count] = quartet_range(i, bra_begin, bra_end, build);
+    launch<Class>("eri_cpu_", i, first, count,
+                  ScatterSink<Class, OpenMPSpace, Add>{host.density, Add{host.scatter}});
+    return;
+  }
+  for_each_stored_batch<Class>(
+      i, bra_begin, bra_end, build,
+      [&](int, int, std::int64_t first, std::int64_t count, std::size_t needed) {
+        const auto integrals = Kokkos::create_mirror_view_and_copy(
+            Host(), Kokkos::subview(buffer_, std::make_pair(std::size_t{0}, needed)));
+        Kokkos::parallel_for(
+            kernel_label<Class>("scatter_buffered_"),
+            Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(first, first + count),
+            ScatterBuffered<Class, Host, Add>{h.classes[i], h.screen, h.pairs, host.density,
+                                              integrals, first, Add{host.scatter}});
+      });
+}
+
+void GBuilder::warm_up(const std::vector<GUpdate>& updates, const Matrix<DeviceMemory>& density) {
+  const Matrix<DeviceMemory> g("hf::g_warm_up", density.extent(0), density.extent(1));
+  using Plain = PlainAtomicAdd<DeviceMemory>;
+  using Aggregated = WarpAggregatedAdd<DeviceMemory>;
+  for (std::size_t i = 0; i < plan_.classes.size(); ++i) {
+    if (plan_.classes[i].local_quartets() == 0) continue;
+    with_class(plan_, i, [&](auto cls) {
+      using Class = decltype(cls);
+      for (const GUpdate update : updates) {
+        // One work item, which the kernel tests and computes: it loads the kernel and touches
+        // what it reads, as the first real launch would. The G it adds to is thrown away.
+        switch (update) {
+          case GUpdate::atomic:
+            launch<Class>("eri_atomic_", i, 0, 1,
+                          ScatterSink<Class, Device, Plain>{density, Plain{g}});
+            break;
+          case GUpdate::warp_aggregated:
+            launch<Class>("eri_warp_aggregated_", i, 0, 1,
+                          ScatterSink<Class, Device, Aggregated>{density, Aggregated{g}});
+            break;
+          case GUpdate::kernel_split:
+          case GUpdate::host_update:
+          case GUpdate::cpu:
+            // Their buffer grows to its largest batch in the first build that needs it, and the
+            // host's threads load nothing.
+            break;
+        }
+      }
+    });
+  }
   Kokkos::fence();
 }
 
-template <class Class, class Add>
-void GBuilder::scatter_class(std::size_t i, const Matrix<DeviceMemory>& density,
-                             const Matrix<DeviceMemory>& g) {
-  const Tables<DeviceMemory>& t = *device_;
-  using Target = DirectTarget<Add>;
-  Kokkos::parallel_for(kernel_label<Class>("eri_scatter_"),
-                       Kokkos::RangePolicy<Device, Kokkos::IndexType<std::int64_t>>(
-                           0, plan_.classes[i].local_quartets()),
-                       ScatterQuartets<Class, DeviceMemory, Target, false>{
-                           t.pairs, t.boys, t.classes[i], density, {}, 0, Target{Add{g}}});
-}
-
-template <class Class>
-void GBuilder::split_class(std::size_t i, const Matrix<DeviceMemory>& density,
-                           const Matrix<DeviceMemory>& g) {
-  const Tables<DeviceMemory>& t = *device_;
-  const int shells = static_cast<int>(basis_.shells.size());
-  const ClassPlan& c = plan_.classes[i];
-  for (const auto& [p_begin, p_end] : batches(c)) {
-    const std::int64_t first = c.offsets[p_begin - c.bra_begin];
-    const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
-    if (count == 0) continue;
-    compute_batch<Class>(i, first, count);
-    using Gather = GatherBlocks<Class, DeviceMemory>;
-    const Gather gather{t.pairs, t.shells, t.classes[i], density, buffer_, p_begin, p_end, g};
-    const int lanes = std::min(kGatherLanes, Kokkos::TeamPolicy<Device>(shells * shells, 1)
-                                                 .team_size_max(gather, Kokkos::ParallelForTag()));
-    Kokkos::parallel_for(kernel_label<Class>("gather_"),
-                         Kokkos::TeamPolicy<Device>(shells * shells, lanes)
-                             .set_scratch_size(0, Kokkos::PerTeam(Gather::scratch_bytes(lanes))),
-                         gather);
+void GBuilder::finish(Build& build, const Matrix<DeviceMemory>& g) {
+  if (build.host) {
+    HostPart& host = *build.host;
+    Kokkos::Experimental::contribute(host.g, host.scatter);
+    add_into(g, Kokkos::create_mirror_view_and_copy(DeviceMemory(), host.g));
   }
-}
-
-template <class Class>
-void GBuilder::host_class(GUpdate update, std::size_t i, HostPart& host) {
-  const Tables<Host>& h = *host_;
-  const ClassPlan& c = plan_.classes[i];
-  using Target = ScatterTarget<decltype(host.scatter)>;
-  if (update == GUpdate::cpu) {
-    Kokkos::parallel_for(
-        kernel_label<Class>("eri_scatter_"),
-        Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(0, c.local_quartets()),
-        ScatterQuartets<Class, Host, Target, false>{
-            h.pairs, h.boys, h.classes[i], host.density, {}, 0, Target{host.scatter}});
-    return;
-  }
-  for (const auto& [p_begin, p_end] : batches(c)) {
-    const std::int64_t first = c.offsets[p_begin - c.bra_begin];
-    const std::int64_t count = c.offsets[p_end - c.bra_begin] - first;
-    if (count == 0) continue;
-    const std::size_t needed = compute_batch<Class>(i, first, count);
-    const auto integrals = Kokkos::create_mirror_view_and_copy(
-        Host(), Kokkos::subview(buffer_, std::make_pair(std::size_t{0}, needed)));
-    Kokkos::parallel_for(
-        kernel_label<Class>("eri_scatter_"),
-        Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(first, first + count),
-        ScatterQuartets<Class, Host, Target, true>{h.pairs, h.boys, h.classes[i], host.density,
-                                                   integrals, first, Target{host.scatter}});
+  symmetrise<Device>(g);
+  Kokkos::fence();
+  const std::size_t classes = plan_.classes.size();
+  last_.candidates.assign(classes, 0.0);
+  last_.computed.assign(classes, 0.0);
+  for (std::size_t i = 0; i < classes; ++i) {
+    last_.candidates[i] = static_cast<double>(build.candidates[i]);
+    last_.computed[i] = kept_so_far(i);
   }
 }
 

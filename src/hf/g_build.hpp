@@ -1,17 +1,17 @@
 // The two-electron part G = J - K/2 of the Fock matrix, built from the integrals of the planned
-// quartets by one of the update variants. This is where the hf app spends its time.
+// and screened quartets by one of the update variants. This is where the hf app spends its time.
 #pragma once
 
+#include <array>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
 
-#include "hf/g_kernels.hpp"
 #include "hf/molecular_basis.hpp"
 #include "hf/quartet_plan.hpp"
+#include "hf/quartet_screen.hpp"
 #include "hf/shell_pairs.hpp"
 
 namespace kmini::hf {
@@ -19,68 +19,121 @@ namespace kmini::hf {
 using DeviceMemory = Kokkos::DefaultExecutionSpace::memory_space;
 
 enum class GUpdate {
-  atomic,           // one thread per quartet, plain atomics into G
+  atomic,           // plain atomics into G for every contribution
   warp_aggregated,  // the same through the reducers' warp-aggregated atomics
   kernel_split,     // integrals to a buffer, then a gather per G block: no atomics
   host_update,      // integrals on the device, G assembled on the host's threads
   cpu               // everything on the host's threads
 };
 
+struct GBuildSettings {
+  Screening screening = Screening::density;
+  double threshold = 1e-12;
+  double batch_bytes = 1024.0 * 1048576.0;  // bounds the buffer of kernel_split and host_update
+};
+
+// What one G build did on this rank, class by class (in the plan's order).
+struct GBuildRecord {
+  std::vector<double> seconds;     // each class's time, fenced on both sides
+  std::vector<double> candidates;  // the quartets of this build's prefixes
+  std::vector<double> computed;    // those the screen kept: the quartets computed
+  double largest_density = 0.0;    // max |D| of the build's density (density screening)
+
+  double total_computed() const;
+  double total_seconds() const;
+};
+
 class GBuilder {
  public:
-  // `batch_bytes` bounds the integral buffer of kernel_split and host_update.
-  GBuilder(const MolecularBasis& basis, const std::vector<std::array<int, 2>>& pair_shells,
-           const ShellPairs<Kokkos::HostSpace>& pairs, const QuartetPlan& plan, double batch_bytes);
+  GBuilder(const MolecularBasis& basis, const GBuildSettings& settings, int rank, int ranks);
   ~GBuilder();
 
   // This rank's part of G from `density` (both full symmetric matrices on the device),
-  // symmetrised; the caller sums it over ranks.
+  // symmetrised; the caller sums it over ranks. G is linear in the density: a change of the
+  // density gives the change of G.
   void build(GUpdate update, const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g);
 
   // The same with updates[i] for the quartets of class i (of the plan's classes), so that each
-  // class can take the update that suits it; with `class_seconds`, each class's time, fenced.
+  // class can take the update that suits it.
   void build_by_class(const std::vector<GUpdate>& updates, const Matrix<DeviceMemory>& density,
-                      const Matrix<DeviceMemory>& g, std::vector<double>* class_seconds = nullptr);
+                      const Matrix<DeviceMemory>& g);
+  // The same with each class's quartets split into parts_updates.size() consecutive bra ranges
+  // of about equal quartet counts, range k built by parts_updates[k] and timed on its own:
+  // part_seconds[class][k] and part_computed[class][k] (auto's trial).
+  void build_in_parts(const std::vector<GUpdate>& parts_updates,
+                      const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g,
+                      std::vector<std::vector<double>>& part_seconds,
+                      std::vector<std::vector<double>>& part_computed);
 
-  // The plan's classes, whose order build_by_class's vectors follow.
+  // The builds that follow skip quartets below settings.threshold times `scale` (at most 1):
+  // incremental builds screen a density's change tighter (incremental_g.hpp).
+  void set_threshold_scale(double scale) { threshold_scale_ = scale; }
+
+  // Runs each device update's scatter kernels once on one quartet, into a G that is thrown
+  // away, so that loading them stays out of the first timed build.
+  void warm_up(const std::vector<GUpdate>& updates, const Matrix<DeviceMemory>& density);
+
+  // The plan's classes, whose order the records and build_by_class's vectors follow.
   const QuartetPlan& plan() const { return plan_; }
-
-  // Per build, on this rank.
-  double quartets() const { return quartets_; }
-  double integrals() const { return integrals_; }
-  // The largest number of integrals one buffered batch holds.
+  // The latest build.
+  const GBuildRecord& last() const { return last_; }
+  // The largest number of integrals one buffered batch has held.
   double batch_capacity() const { return batch_capacity_; }
 
  private:
   template <class Memory>
   struct Tables;
-
   struct HostPart;
+  struct Build;
 
+  void make_plan();
   template <class Memory>
-  Tables<Memory> make_tables() const;
-  // Class i's contributions to G, by one update each.
-  template <class Class, class Add>
-  void scatter_class(std::size_t i, const Matrix<DeviceMemory>& density,
-                     const Matrix<DeviceMemory>& g);
+  std::unique_ptr<Tables<Memory>> make_tables() const;
+  // The quartets of a build: the screen of `density` and every class's prefixes, the plan
+  // grown first where the density exceeds what it covers.
+  void screen(const Matrix<DeviceMemory>& density, Build& build);
+  void run_class(GUpdate update, std::size_t i, std::int64_t first_bra, std::int64_t end_bra,
+                 Build& build);
   template <class Class>
-  void split_class(std::size_t i, const Matrix<DeviceMemory>& density,
-                   const Matrix<DeviceMemory>& g);
+  void run(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build);
+  // ClassQuartets on class i's candidates [first, first + count) into `sink`.
+  template <class Class, class Sink>
+  void launch(const char* stem, std::size_t i, std::int64_t first, std::int64_t count,
+              const Sink& sink);
+  double kept_so_far(std::size_t i) const;
   template <class Class>
-  void host_class(GUpdate update, std::size_t i, HostPart& host);
-  // kernel_split's first kernel on quartets [first, first + count) of a class, into the buffer
-  // (grown to fit); the number of integrals written.
+  void split(std::size_t i, int bra_begin, int bra_end, Build& build);
   template <class Class>
-  std::size_t compute_batch(std::size_t class_index, std::int64_t first, std::int64_t count);
-  // Consecutive bra ranges of each class whose integrals fit the buffer.
-  std::vector<std::array<int, 2>> batches(const ClassPlan& plan) const;
+  void on_host(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build);
+  // This build's quartets of class i's bras [bra_begin, bra_end): the first and the count.
+  std::array<std::int64_t, 2> quartet_range(std::size_t i, int bra_begin, int bra_end,
+                                            Build& build) const;
+  // kernel_split's and host_update's first kernel, batch by batch into the buffer, each batch
+  // then handed to after_store(p_begin, p_end, first, count, integrals).
+  template <class Class, class AfterStore>
+  void for_each_stored_batch(std::size_t i, int bra_begin, int bra_end, Build& build,
+                             const AfterStore& after_store);
+  // This build's offsets of class i's bras on the host (the plan's unless a screen cut them).
+  const std::vector<std::int64_t>& offsets(std::size_t i, Build& build) const;
+  // Consecutive bra ranges within [bra_begin, bra_end) whose integrals fit the buffer.
+  std::vector<std::array<int, 2>> batches(std::size_t i, int bra_begin, int bra_end,
+                                          Build& build) const;
+  void finish(Build& build, const Matrix<DeviceMemory>& g);
 
   const MolecularBasis& basis_;
+  GBuildSettings settings_;
+  int rank_, ranks_;
   std::vector<std::array<int, 2>> pair_shells_;
   ShellPairs<Kokkos::HostSpace> host_pairs_;
+  std::vector<int> pair_kinds_, pair_primitives_;
+  std::vector<double> schwarz_;
+  // Density screening plans for densities up to this: the plan keeps Q_ab Q_cd >= threshold /
+  // covered_density_, and a build whose density exceeds it plans again.
+  double covered_density_ = 0.0;
+  double threshold_scale_ = 1.0;
   QuartetPlan plan_;
-  double batch_bytes_;
-  double quartets_ = 0.0, integrals_ = 0.0, batch_capacity_ = 0.0;
+  GBuildRecord last_;
+  double batch_capacity_ = 0.0;
   std::unique_ptr<Tables<DeviceMemory>> device_;
   std::unique_ptr<Tables<Kokkos::HostSpace>> host_;  // made when a host variant first runs
   Kokkos::View<double*, DeviceMemory> buffer_;

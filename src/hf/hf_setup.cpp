@@ -30,9 +30,31 @@ std::vector<ParamSpec> hf_params() {
                         "densities (each element's spherically averaged SCF), or core, the core "
                         "Hamiltonian's orbitals (the seeds' guess; it fails to converge for large "
                         "clusters in 6-31G)"),
+      ParamSpec::choice("screening", "density", {"schwarz", "density"},
+                        "which quartets a G build skips: schwarz, those whose Schwarz bound "
+                        "Q_ab Q_cd is below screening_threshold; density, those whose Q_ab Q_cd "
+                        "times the largest density element the quartet couples (max |D| over "
+                        "its shell blocks ab, cd, ac, bd, ad, bc) is below it, taken afresh from "
+                        "each build's density")
+          .sweepable(),
       ParamSpec::real("screening_threshold", 1e-12,
-                      "a quartet (ab|cd) is skipped when its Schwarz bound Q_ab Q_cd is below this")
-          .range(0.0, 1e-3),
+                      "the bound below which a quartet is skipped (see screening). With density "
+                      "screening and incremental builds, the energies of every shipped cluster "
+                      "were within 7e-10 Eh of schwarz at 1e-12 with full builds at the default "
+                      "(1e-12), and within 7.6e-9 Eh at 1e-11 (128 waters in 6-31G; H100, "
+                      "2026-11-25)")
+          .range_above(0.0, 1e-6)
+          .sweepable(),
+      ParamSpec::choice("fock_build", "incremental", {"full", "incremental"},
+                        "full: every SCF iteration builds G from its whole density; incremental: "
+                        "G(D_n) = G(D_n-1) + G(D_n - D_n-1), the change screened on its own "
+                        "(with screening: density, ever fewer quartets as the SCF converges), "
+                        "and a full build every full_rebuild_every iterations")
+          .sweepable(),
+      ParamSpec::integer("full_rebuild_every", 8,
+                         "incremental builds: every this many SCF iterations G is built from the "
+                         "whole density (1: every iteration, as full)")
+          .at_least(1),
       ParamSpec::integer("max_iterations", 50,
                          "SCF iterations before giving up (exit 3, with how far it got)")
           .range(1, 10000),
@@ -112,7 +134,12 @@ HfSetup setup_of(const Params& params) {
   setup.max_iterations = static_cast<int>(params.integer("max_iterations"));
   setup.energy_convergence = params.real("convergence");
   setup.commutator_convergence = params.real("commutator_convergence");
+  setup.screening =
+      params.string("screening") == "schwarz" ? Screening::schwarz : Screening::density;
   setup.screening_threshold = params.real("screening_threshold");
+  setup.fock_build =
+      params.string("fock_build") == "full" ? FockBuild::full : FockBuild::incremental;
+  setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
   setup.has_reference = params.has("reference_energy");
   if (setup.has_reference) setup.reference_energy = params.real("reference_energy");

@@ -9,7 +9,9 @@
 #include "core/param.hpp"
 #include "core/params.hpp"
 #include "hf/basis_set.hpp"
+#include "hf/incremental_g.hpp"
 #include "hf/molecule.hpp"
+#include "hf/quartet_screen.hpp"
 
 namespace kmini::hf {
 
@@ -23,7 +25,10 @@ struct HfSetup {
   int max_iterations = 50;
   double energy_convergence = 1e-9;
   double commutator_convergence = 1e-6;
+  Screening screening = Screening::density;
   double screening_threshold = 1e-12;
+  FockBuild fock_build = FockBuild::incremental;
+  int full_rebuild_every = 8;
   double batch_bytes = 0.0;
   bool has_reference = false;
   double reference_energy = 0.0;

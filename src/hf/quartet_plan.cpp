@@ -50,6 +50,7 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
       // Kets surviving with each bra: those with Q_ket >= threshold / Q_bra, a prefix.
       const std::size_t bras = c.bra_pairs.size();
       c.ket_count.resize(bras);
+      c.ket_uncut.resize(bras);
       std::vector<double> ket_bounds(c.ket_pairs.size());
       std::vector<double> ket_cost_prefix(c.ket_pairs.size() + 1, 0.0);
       for (std::size_t q = 0; q < c.ket_pairs.size(); ++q) {
@@ -57,14 +58,13 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
         ket_cost_prefix[q + 1] = ket_cost_prefix[q] + pair_primitives[c.ket_pairs[q]];
       }
       std::vector<double> cost_prefix(bras + 1, 0.0);
-      std::vector<std::size_t> uncut(bras);
       for (std::size_t p = 0; p < bras; ++p) {
         const double bound = schwarz[c.bra_pairs[p]];
         // First ket with bound * Q_ket < threshold; the list is descending.
         const auto end = std::partition_point(ket_bounds.begin(), ket_bounds.end(),
                                               [&](double q) { return bound * q >= threshold; });
         std::size_t count = static_cast<std::size_t>(end - ket_bounds.begin());
-        uncut[p] = count;
+        c.ket_uncut[p] = static_cast<int>(count);
         if (c.diagonal()) count = std::min(count, p + 1);
         c.ket_count[p] = static_cast<int>(count);
         c.survivors += static_cast<double>(count);
@@ -75,7 +75,7 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
       c.bra_reach.resize(c.ket_pairs.size());
       std::size_t reach = bras;
       for (std::size_t q = 0; q < c.ket_pairs.size(); ++q) {
-        while (reach > 0 && uncut[reach - 1] <= q)
+        while (reach > 0 && static_cast<std::size_t>(c.ket_uncut[reach - 1]) <= q)
           --reach;
         c.bra_reach[q] = static_cast<int>(reach);
       }

@@ -21,6 +21,9 @@ struct ClassPlan {
   int bra_kind = 0, ket_kind = 0;
   std::vector<int> bra_pairs, ket_pairs;  // indices into the pair table, Schwarz descending
   std::vector<int> ket_count;             // per bra position: its surviving kets
+  // Per bra position, the surviving kets before the diagonal cut q <= p: the prefix every later
+  // bound on the ket list shortens.
+  std::vector<int> ket_uncut;
   // Per ket position q, the end of the bras that reach it: p in [q or 0, bra_reach[q]).
   std::vector<int> bra_reach;
   // This rank's bras, [bra_begin, bra_end), chosen so that every rank has about the same cost.

@@ -1,0 +1,60 @@
+#include "hf/incremental_g.hpp"
+
+namespace kmini::hf {
+
+namespace {
+
+using Device = Kokkos::DefaultExecutionSpace;
+
+// a = b - c, or a = b + c, element by element.
+void combine(const char* label, const IncrementalG::DeviceMatrix& a,
+             const IncrementalG::DeviceMatrix& b, const IncrementalG::DeviceMatrix& c,
+             double sign) {
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<Device>(0, static_cast<int>(a.size())),
+      KOKKOS_LAMBDA(const int k) { a.data()[k] = b.data()[k] + sign * c.data()[k]; });
+}
+
+// max |m_ij|.
+double largest_magnitude(const IncrementalG::DeviceMatrix& m) {
+  double largest = 0.0;
+  Kokkos::parallel_reduce(
+      "hf::largest_magnitude", Kokkos::RangePolicy<Device>(0, static_cast<int>(m.size())),
+      KOKKOS_LAMBDA(const int k, double& running) {
+        const double v = m.data()[k] < 0.0 ? -m.data()[k] : m.data()[k];
+        running = v > running ? v : running;
+      },
+      Kokkos::Max<double>(largest));
+  return largest;
+}
+
+}  // namespace
+
+IncrementalG::IncrementalG(FockBuild mode, int full_rebuild_every)
+    : mode_(mode), full_rebuild_every_(full_rebuild_every) {}
+
+void IncrementalG::next(const DeviceMatrix& density, const DeviceMatrix& g, const Build& build) {
+  const int n = static_cast<int>(density.extent(0));
+  if (previous_density_.extent(0) == 0) {
+    previous_density_ = DeviceMatrix("hf::previous_density", n, n);
+    previous_g_ = DeviceMatrix("hf::previous_g", n, n);
+    change_ = DeviceMatrix("hf::density_change", n, n);
+  }
+  last_full_ = mode_ == FockBuild::full || builds_ % full_rebuild_every_ == 0;
+  if (last_full_) {
+    last_scale_ = 1.0;
+    build(density, g, last_scale_);
+  } else {
+    combine("hf::density_change", change_, density, previous_density_, -1.0);
+    const double whole = largest_magnitude(density);
+    const double relative = whole > 0.0 ? largest_magnitude(change_) / whole : 1.0;
+    last_scale_ = relative < kTightestScale ? kTightestScale : relative > 1.0 ? 1.0 : relative;
+    build(change_, g, last_scale_);
+    combine("hf::add_previous_g", g, g, previous_g_, 1.0);
+  }
+  Kokkos::deep_copy(previous_density_, density);
+  Kokkos::deep_copy(previous_g_, g);
+  ++builds_;
+}
+
+}  // namespace kmini::hf

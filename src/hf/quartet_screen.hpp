@@ -1,0 +1,144 @@
+// Which planned quartets one G build computes.
+//
+// `schwarz`: every quartet the plan kept (Q_ab Q_cd >= threshold). `density`: a quartet also needs
+// Q_ab Q_cd times the largest density element it couples, max |D| over the shell blocks ab and cd
+// (its Coulomb pairings) and ac, bd, ad, bc (its exchange pairings), to reach the threshold: a
+// quartet's contribution to G is at most that product, so where the density is small (far
+// apart shells, or the change of the density in an incremental build) whole quartets drop out.
+//
+// Each build first takes max |D| per shell block on the device (`shell_density_maxima`). The
+// largest of them bounds every quartet, so each bra's prefix of kets is cut at
+// Q_ket >= threshold / (Q_bra max|D|) before anything is launched (`cut_class`); the kernels then
+// test the quartets of that prefix one by one (`QuartetScreen::keeps`). The test is a product
+// and a max of stored numbers, no sums, so every kernel and the host evaluate it to the same bit:
+// the kernel that computes a quartet and the one that later reads it agree on which exist.
+#pragma once
+
+#include <cstdint>
+
+#include <Kokkos_Core.hpp>
+
+#include "hf/class_data.hpp"
+#include "hf/shell_pairs.hpp"
+
+namespace kmini::hf {
+
+enum class Screening { schwarz, density };
+
+template <class Memory>
+using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Memory>;
+
+// Kokkos 3.4 has its math functions in Experimental, later versions in Kokkos.
+KOKKOS_INLINE_FUNCTION constexpr double larger(double x, double y) {
+  return x > y ? x : y;
+}
+
+template <class Memory>
+struct QuartetScreen {
+  Kokkos::View<const double**, Kokkos::LayoutRight, Memory> shell_density;  // max |D| per block
+  Kokkos::View<const double*, Memory> pair_bound;                           // Schwarz Q per pair
+  Kokkos::View<const int* [2], Kokkos::LayoutRight, Memory> pair_shells;
+  double threshold = 0.0;
+  bool by_density = false;
+
+  KOKKOS_INLINE_FUNCTION bool keeps(int bra, int ket) const {
+    if (!by_density) return true;
+    const int a = pair_shells(bra, 0), b = pair_shells(bra, 1);
+    const int c = pair_shells(ket, 0), d = pair_shells(ket, 1);
+    const double largest = larger(larger(larger(shell_density(a, b), shell_density(c, d)),
+                                         larger(shell_density(a, c), shell_density(b, d))),
+                                  larger(shell_density(a, d), shell_density(b, c)));
+    return pair_bound(bra) * pair_bound(ket) * largest >= threshold;
+  }
+};
+
+// out(s, t) = max |D_ij| over the functions i of shell s and j of shell t; returns the largest.
+template <class Exec>
+double shell_density_maxima(
+    const Matrix<typename Exec::memory_space>& density,
+    const ShellData<typename Exec::memory_space>& shells,
+    const Kokkos::View<double**, Kokkos::LayoutRight, typename Exec::memory_space>& out) {
+  const int n = static_cast<int>(out.extent(0));
+  double largest = 0.0;
+  Kokkos::parallel_reduce(
+      "hf::shell_density_maxima",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0,
+                                                                 static_cast<std::int64_t>(n) * n),
+      KOKKOS_LAMBDA(const std::int64_t k, double& running) {
+        const int s = static_cast<int>(k / n), t = static_cast<int>(k % n);
+        const int fs = shells.first_function(s), ft = shells.first_function(t);
+        double m = 0.0;
+        for (int i = 0; i < shells.functions(s); ++i)
+          for (int j = 0; j < shells.functions(t); ++j)
+            m = larger(m, density(fs + i, ft + j) < 0.0 ? -density(fs + i, ft + j)
+                                                        : density(fs + i, ft + j));
+        out(s, t) = m;
+        running = larger(running, m);
+      },
+      Kokkos::Max<double>(largest));
+  return largest;
+}
+
+// A class's per-build prefixes, where `cut_class` writes them.
+template <class Memory>
+struct ClassCut {
+  Kokkos::View<int*, Memory> ket_count, bra_reach, ket_uncut;
+  Kokkos::View<std::int64_t*, Memory> offsets;
+};
+
+// Cuts each of this rank's bras' ket prefixes to the kets that can reach `threshold` where no
+// density element exceeds `largest_density`, and recomputes the offsets and reaches to match;
+// returns the rank's candidates. The plan's prefixes (plan.ket_uncut) stay the upper bound.
+template <class Exec>
+std::int64_t cut_class(const ClassData<typename Exec::memory_space>& plan, double threshold,
+                       double largest_density, const ClassCut<typename Exec::memory_space>& cut) {
+  const int begin = plan.bra_begin, end = plan.bra_end;
+  const bool diagonal = plan.diagonal();
+  // A hair under the threshold, so that rounding here never drops a quartet `keeps` would keep.
+  const double scaled = threshold * (1.0 - 1e-12) / largest_density;
+  const auto bra_bounds = plan.bra_bounds;
+  const auto ket_bounds = plan.ket_bounds;
+  const auto plan_uncut = plan.ket_uncut;
+  Kokkos::deep_copy(cut.ket_count, 0);
+  Kokkos::parallel_for(
+      "hf::cut_kets", Kokkos::RangePolicy<Exec>(begin, end), KOKKOS_LAMBDA(const int p) {
+        // The first ket of the plan's prefix with Q_bra Q_ket below the scaled threshold.
+        const double limit = scaled / bra_bounds(p);
+        int lo = 0, hi = plan_uncut(p);
+        while (lo < hi) {
+          const int mid = (lo + hi) / 2;
+          if (ket_bounds(mid) >= limit)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        cut.ket_uncut(p) = lo;
+        cut.ket_count(p) = diagonal && lo > p + 1 ? p + 1 : lo;
+      });
+  std::int64_t total = 0;
+  Kokkos::parallel_scan(
+      "hf::cut_offsets", Kokkos::RangePolicy<Exec>(0, end - begin + 1),
+      KOKKOS_LAMBDA(const int i, std::int64_t& running, const bool last) {
+        if (last) cut.offsets(i) = running;
+        if (i < end - begin) running += cut.ket_count(begin + i);
+      },
+      total);
+  Kokkos::parallel_for(
+      "hf::cut_reach", Kokkos::RangePolicy<Exec>(0, static_cast<int>(cut.bra_reach.extent(0))),
+      KOKKOS_LAMBDA(const int q) {
+        // The uncut prefixes shrink with p: the first of this rank's bras that stops short of q
+        // (never past the plan's reach, whose prefixes are longer).
+        int lo = begin, hi = end;
+        while (lo < hi) {
+          const int mid = (lo + hi) / 2;
+          if (cut.ket_uncut(mid) > q)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        cut.bra_reach(q) = lo;
+      });
+  return total;
+}
+
+}  // namespace kmini::hf

@@ -1,0 +1,268 @@
+// The hf G build's per-build machinery on random data: incremental builds (hf/incremental_g.hpp)
+// against builds from the whole density, and the density screen's prefix cut
+// (hf/quartet_screen.hpp) against testing every planned quartet one by one.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "hf/incremental_g.hpp"
+#include "hf/quartet_screen.hpp"
+
+namespace kmini::hf {
+namespace {
+
+using Device = Kokkos::DefaultExecutionSpace;
+using DeviceMatrix = IncrementalG::DeviceMatrix;
+
+DeviceMatrix random_matrix(std::mt19937_64& rng, int n, double scale) {
+  DeviceMatrix m("m", n, n);
+  auto host = Kokkos::create_mirror_view(m);
+  std::uniform_real_distribution<double> value(-scale, scale);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      host(i, j) = value(rng);
+  Kokkos::deep_copy(m, host);
+  return m;
+}
+
+std::vector<double> on_host(const DeviceMatrix& m) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m);
+  return std::vector<double>(host.data(), host.data() + host.size());
+}
+
+// A linear stand-in for G: g_ij = sum_k w_ik d_kj, with a fixed random w, and a count of calls.
+struct LinearG {
+  DeviceMatrix w;
+  int calls = 0;
+  void operator()(const DeviceMatrix& d, const DeviceMatrix& g) {
+    ++calls;
+    const int n = static_cast<int>(d.extent(0));
+    const auto weights = w;
+    Kokkos::parallel_for(
+        "test::linear_g", Kokkos::RangePolicy<Device>(0, n), KOKKOS_LAMBDA(const int i) {
+          for (int j = 0; j < n; ++j) {
+            double sum = 0.0;
+            for (int k = 0; k < n; ++k)
+              sum += weights(i, k) * d(k, j);
+            g(i, j) = sum;
+          }
+        });
+    Kokkos::fence();
+  }
+};
+
+// Densities that converge as an SCF's do: each the last plus a change ten times smaller.
+std::vector<DeviceMatrix> converging_densities(std::mt19937_64& rng, int n, int count) {
+  std::vector<DeviceMatrix> out{random_matrix(rng, n, 1.0)};
+  for (int k = 1; k < count; ++k) {
+    DeviceMatrix next("next", n, n);
+    const DeviceMatrix change = random_matrix(rng, n, std::pow(0.1, k));
+    const DeviceMatrix last = out.back();
+    Kokkos::parallel_for(
+        "test::next_density", Kokkos::RangePolicy<Device>(0, n * n),
+        KOKKOS_LAMBDA(const int i) { next.data()[i] = last.data()[i] + change.data()[i]; });
+    out.push_back(next);
+  }
+  Kokkos::fence();
+  return out;
+}
+
+TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
+  std::mt19937_64 rng(17);
+  const int n = 12;
+  LinearG linear{random_matrix(rng, n, 1.0)};
+  const std::vector<DeviceMatrix> densities = converging_densities(rng, n, 7);
+  for (const int every : {1, 3, 100}) {
+    SCOPED_TRACE("full_rebuild_every " + std::to_string(every));
+    IncrementalG incremental(FockBuild::incremental, every);
+    for (std::size_t k = 0; k < densities.size(); ++k) {
+      SCOPED_TRACE("build " + std::to_string(k));
+      const DeviceMatrix g("g", n, n), want("want", n, n);
+      double scale = -1.0;
+      incremental.next(densities[k], g,
+                       [&](const DeviceMatrix& d, const DeviceMatrix& out, double s) {
+                         scale = s;
+                         linear(d, out);
+                       });
+      const bool full = static_cast<int>(k) % every == 0;
+      EXPECT_EQ(incremental.last_was_full(), full);
+      // A change is screened tighter, by its size against the density's, down to the floor.
+      double expected_scale = 1.0;
+      if (!full) {
+        const std::vector<double> now = on_host(densities[k]), before = on_host(densities[k - 1]);
+        double change = 0.0, whole = 0.0;
+        for (std::size_t i = 0; i < now.size(); ++i) {
+          change = std::max(change, std::fabs(now[i] - before[i]));
+          whole = std::max(whole, std::fabs(now[i]));
+        }
+        expected_scale = std::clamp(change / whole, IncrementalG::kTightestScale, 1.0);
+      }
+      EXPECT_DOUBLE_EQ(scale, expected_scale);
+      EXPECT_EQ(incremental.last_threshold_scale(), scale);
+      linear(densities[k], want);
+      const std::vector<double> got = on_host(g), expected = on_host(want);
+      double largest = 0.0;
+      for (std::size_t i = 0; i < got.size(); ++i)
+        largest = std::max(largest, std::fabs(got[i] - expected[i]));
+      // Rounding alone: a G missing the previous builds' part would be off by O(1).
+      EXPECT_LT(largest, 1e-12);
+    }
+  }
+}
+
+TEST(HfIncrementalG, FullBuildsEveryTimeWhenAskedTo) {
+  std::mt19937_64 rng(18);
+  const int n = 6;
+  LinearG linear{random_matrix(rng, n, 1.0)};
+  IncrementalG full(FockBuild::full, 5);
+  for (const DeviceMatrix& density : converging_densities(rng, n, 4)) {
+    const DeviceMatrix g("g", n, n);
+    full.next(density, g, [&](const DeviceMatrix& d, const DeviceMatrix& out, double scale) {
+      // A full build is handed the density itself, not a change of it, at the full threshold.
+      EXPECT_EQ(d.data(), density.data());
+      EXPECT_EQ(scale, 1.0);
+      linear(d, out);
+    });
+    EXPECT_TRUE(full.last_was_full());
+  }
+}
+
+// ---- the density screen's prefix cut ---------------------------------------------------------
+
+template <class T>
+Kokkos::View<T*, Device::memory_space> device_view(const std::vector<T>& values) {
+  Kokkos::View<T*, Device::memory_space> view("v", values.size());
+  auto host = Kokkos::create_mirror_view(view);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    host(i) = values[i];
+  Kokkos::deep_copy(view, host);
+  return view;
+}
+
+template <class View>
+std::vector<typename View::non_const_value_type> host_vector(const View& view) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  return std::vector<typename View::non_const_value_type>(host.data(), host.data() + host.size());
+}
+
+// A class of `pairs` random pairs over `shells` shells (bra list = ket list, the diagonal case,
+// or a ket list of its own), Schwarz bounds spread over twelve decades, a plan's prefixes at
+// `plan_threshold`, and a random shell-block density; the cut at `threshold` must keep every
+// planned quartet the screen keeps, and its offsets and reaches must describe its prefixes.
+void check_cut(bool diagonal, int bra_begin, int bra_end, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int shells = 40, bras = 60, kets = diagonal ? bras : 75;
+  std::uniform_int_distribution<int> shell(0, shells - 1);
+  std::uniform_real_distribution<double> decade(-10.0, 1.0), unit(0.0, 1.0);
+  // Pairs 0..bras-1 are the bras; the kets are the same pairs or the next ones.
+  const int pair_count = diagonal ? bras : bras + kets;
+  std::vector<double> bound(pair_count);
+  std::vector<int> pair_shells(2 * pair_count);
+  for (int p = 0; p < pair_count; ++p) {
+    bound[p] = std::pow(10.0, decade(rng));
+    pair_shells[2 * p] = shell(rng);
+    pair_shells[2 * p + 1] = shell(rng);
+  }
+  std::vector<int> bra_pairs(bras), ket_pairs(kets);
+  for (int p = 0; p < bras; ++p)
+    bra_pairs[p] = p;
+  for (int q = 0; q < kets; ++q)
+    ket_pairs[q] = diagonal ? q : bras + q;
+  const auto by_bound = [&](int x, int y) { return bound[x] > bound[y]; };
+  std::sort(bra_pairs.begin(), bra_pairs.end(), by_bound);
+  if (diagonal)
+    ket_pairs = bra_pairs;
+  else
+    std::sort(ket_pairs.begin(), ket_pairs.end(), by_bound);
+  std::vector<double> bra_bounds, ket_bounds;
+  for (const int p : bra_pairs)
+    bra_bounds.push_back(bound[p]);
+  for (const int q : ket_pairs)
+    ket_bounds.push_back(bound[q]);
+  const double plan_threshold = 1e-14, threshold = 1e-11;
+  std::vector<int> uncut(bras);
+  for (int p = 0; p < bras; ++p) {
+    uncut[p] = 0;
+    while (uncut[p] < kets && bra_bounds[p] * ket_bounds[uncut[p]] >= plan_threshold)
+      ++uncut[p];
+  }
+  std::vector<double> density(shells * shells);
+  for (int s = 0; s < shells; ++s)
+    for (int t = 0; t <= s; ++t)
+      density[s * shells + t] = density[t * shells + s] = std::pow(10.0, -6.0 * unit(rng));
+
+  ClassData<Device::memory_space> data;
+  data.bra_kind = data.ket_kind = 0;
+  if (!diagonal) data.bra_kind = 1;
+  data.bra_pairs = device_view(bra_pairs);
+  data.ket_pairs = device_view(ket_pairs);
+  data.bra_bounds = device_view(bra_bounds);
+  data.ket_bounds = device_view(ket_bounds);
+  data.ket_uncut = device_view(uncut);
+  data.bra_begin = bra_begin;
+  data.bra_end = bra_end;
+  ClassCut<Device::memory_space> cut;
+  cut.ket_count = Kokkos::View<int*, Device::memory_space>("count", bras);
+  cut.ket_uncut = Kokkos::View<int*, Device::memory_space>("uncut", bras);
+  cut.bra_reach = Kokkos::View<int*, Device::memory_space>("reach", kets);
+  cut.offsets =
+      Kokkos::View<std::int64_t*, Device::memory_space>("offsets", bra_end - bra_begin + 1);
+  const double largest = *std::max_element(density.begin(), density.end());
+  const std::int64_t total = cut_class<Device>(data, threshold, largest, cut);
+
+  const auto count = host_vector(cut.ket_count);
+  const auto reach = host_vector(cut.bra_reach);
+  const auto offsets = host_vector(cut.offsets);
+  const auto d = [&](int s, int t) { return density[s * shells + t]; };
+  std::int64_t kept = 0, listed = 0;
+  for (int p = 0; p < bras; ++p) {
+    const bool mine = p >= bra_begin && p < bra_end;
+    if (!mine) {
+      EXPECT_EQ(count[p], 0) << p;
+      continue;
+    }
+    EXPECT_EQ(offsets[p - bra_begin], listed) << p;
+    listed += count[p];
+    EXPECT_LE(count[p], uncut[p]);
+    for (int q = 0; q < uncut[p] && (!diagonal || q <= p); ++q) {
+      const int a = pair_shells[2 * bra_pairs[p]], b = pair_shells[2 * bra_pairs[p] + 1];
+      const int c = pair_shells[2 * ket_pairs[q]], e = pair_shells[2 * ket_pairs[q] + 1];
+      const double coupled = std::max({d(a, b), d(c, e), d(a, c), d(b, e), d(a, e), d(b, c)});
+      if (bra_bounds[p] * ket_bounds[q] * coupled >= threshold) {
+        ++kept;
+        EXPECT_LT(q, count[p]) << "the cut dropped a quartet the screen keeps: " << p << ", " << q;
+        // Its ket's reach covers the bra.
+        EXPECT_LT(p, reach[q]) << p << ", " << q;
+      }
+    }
+  }
+  EXPECT_EQ(offsets.back(), listed);
+  EXPECT_EQ(total, listed);
+  EXPECT_GT(kept, 0);
+  // And the cut does cut: the largest density bounds all, yet most pairs reach far below it.
+  std::int64_t planned = 0;
+  for (int p = bra_begin; p < bra_end; ++p)
+    planned += diagonal ? std::min(uncut[p], p + 1) : uncut[p];
+  EXPECT_LT(listed, planned);
+  // Reaches are exactly where the prefixes (before the diagonal cut) stop.
+  for (int q = 0; q < kets; ++q) {
+    int expected = bra_begin;
+    while (expected < bra_end && host_vector(cut.ket_uncut)[expected] > q)
+      ++expected;
+    EXPECT_EQ(reach[q], expected) << q;
+  }
+}
+
+TEST(HfDensityScreen, TheCutKeepsEveryQuartetTheScreenKeeps) {
+  check_cut(true, 0, 60, 1);
+  check_cut(false, 0, 60, 2);
+  // One rank's share of the bras.
+  check_cut(true, 17, 41, 3);
+  check_cut(false, 30, 60, 4);
+}
+
+}  // namespace
+}  // namespace kmini::hf
