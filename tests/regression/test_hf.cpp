@@ -749,7 +749,9 @@ TEST(HfValidation, AnEnergyOffItsReferenceExitsThree) {
   EXPECT_EQ(strict["status"].as<std::string>(), "FAIL") << strict;
   EXPECT_NEAR(strict["value"].as<double>(), 2.3e-5, 1e-6);
   EXPECT_EQ(loose["status"].as<std::string>(), "PASS") << loose;
-  EXPECT_EQ(loose["value"].as<double>(), strict["value"].as<double>());
+  // The same SCF twice; the host's threads take the quartets as they come free, so the two
+  // sums may differ in their last bits.
+  EXPECT_NEAR(loose["value"].as<double>(), strict["value"].as<double>(), 1e-12);
 }
 
 // ---- bad input
