@@ -293,8 +293,8 @@ void GBuilder::screen(const Matrix<DeviceMemory>& density, Build& build) {
   last_.largest_density = largest;
   if (largest == 0.0) return;  // a zero density (no change): no quartet contributes
   // Every kernel of this build, and the host's tables, test against the same threshold. The
-  // plan covers it: a scale below 1 comes with a density change below the density the plan
-  // covers by at least as much (incremental_g.hpp).
+  // plan's prefixes reach it: a scale below 1 is max|change| / max|density| or more
+  // (incremental_g.hpp), and the full builds keep max|density| under covered_density_.
   const double threshold = settings_.threshold * threshold_scale_;
   device_->screen.threshold = threshold;
   if (host_) host_->screen.threshold = threshold;
