@@ -1,5 +1,7 @@
 #include "hf/incremental_g.hpp"
 
+#include "hf/largest_magnitude.hpp"
+
 namespace kmini::hf {
 
 namespace {
@@ -13,19 +15,6 @@ void combine(const char* label, const IncrementalG::DeviceMatrix& a,
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<Device>(0, static_cast<int>(a.size())),
       KOKKOS_LAMBDA(const int k) { a.data()[k] = b.data()[k] + sign * c.data()[k]; });
-}
-
-// max |m_ij|.
-double largest_magnitude(const IncrementalG::DeviceMatrix& m) {
-  double largest = 0.0;
-  Kokkos::parallel_reduce(
-      "hf::largest_magnitude", Kokkos::RangePolicy<Device>(0, static_cast<int>(m.size())),
-      KOKKOS_LAMBDA(const int k, double& running) {
-        const double v = m.data()[k] < 0.0 ? -m.data()[k] : m.data()[k];
-        running = v > running ? v : running;
-      },
-      Kokkos::Max<double>(largest));
-  return largest;
 }
 
 }  // namespace
@@ -46,8 +35,9 @@ void IncrementalG::next(const DeviceMatrix& density, const DeviceMatrix& g, cons
     build(density, g, last_scale_);
   } else {
     combine("hf::density_change", change_, density, previous_density_, -1.0);
-    const double whole = largest_magnitude(density);
-    const double relative = whole > 0.0 ? largest_magnitude(change_) / whole : 1.0;
+    const double whole = largest_magnitude("hf::largest_density", density);
+    const double relative =
+        whole > 0.0 ? largest_magnitude("hf::largest_density_change", change_) / whole : 1.0;
     last_scale_ = relative < kTightestScale ? kTightestScale : relative > 1.0 ? 1.0 : relative;
     build(change_, g, last_scale_);
     combine("hf::add_previous_g", g, g, previous_g_, 1.0);

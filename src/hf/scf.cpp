@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/progress.hpp"
+#include "hf/largest_magnitude.hpp"
 #include "hf/symmetric_eigen.hpp"
 
 extern "C" {
@@ -200,15 +201,7 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
         });
     gemm("N", "N", 1.0, work, x, 0.0, work2);
     gemm("T", "N", 1.0, x, work2, 0.0, error);
-    double largest = 0.0;
-    Kokkos::parallel_reduce(
-        "hf::commutator_norm", Kokkos::RangePolicy<Device>(0, n * n),
-        KOKKOS_LAMBDA(const int k, double& m) {
-          const double v = error.data()[k] < 0 ? -error.data()[k] : error.data()[k];
-          if (v > m) m = v;
-        },
-        Kokkos::Max<double>(largest));
-    step.commutator = largest;
+    step.commutator = largest_magnitude("hf::commutator_norm", error);
     result.history.push_back(step);
     result.energy = step.energy;
 
