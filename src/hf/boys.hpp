@@ -4,14 +4,17 @@
 // Below T = kBoysTableEnd, F_M comes from a Taylor series about the nearest point of a grid of
 // step 0.1 (dF_m/dT = -F_{m+1}, so the table's higher orders are its derivatives; 8 terms leave
 // an error under 1e-16 relative at |dT| <= 0.05), and the lower orders from the downward
-// recursion F_m = (2T F_{m+1} + e^-T)/(2m+1), which is stable. Above it, F_0 comes from erf and
-// the others from the upward recursion, which is stable there since 2T > 2m+1. The grid is
+// recursion F_m = (2T F_{m+1} + e^-T)/(2m+1), which is stable. Above it, F_0 is its limit
+// sqrt(pi / T) / 2 (the erf it omits is 1 to double precision there) and the others come from
+// the upward recursion, which is stable there since 2T > 2m+1. The grid is
 // filled once on the host from a series in long double.
 #pragma once
 
 #include <cmath>
 
 #include <Kokkos_Core.hpp>
+
+#include "hf/unrolled.hpp"
 
 namespace kmini::hf {
 
@@ -28,27 +31,40 @@ struct BoysTable {
   // F_m(i * kBoysTableStep) at (i, m).
   Kokkos::View<const double**, Kokkos::LayoutRight, Memory> values;
 
-  // F_0(t) .. F_M(t) into f[0..M].
+  // F_0(t) .. F_M(t) into f[0..M]. Runs once per primitive quartet, so every division is by a
+  // compile-time constant (a product with its reciprocal) and exp is taken only where used.
   template <int M>
   KOKKOS_INLINE_FUNCTION void evaluate(double t, double* f) const {
     static_assert(M <= kBoysMaxOrder, "the table does not reach this order");
-    const double exp_minus_t = exp(-t);
     if (t < kBoysTableEnd) {
       const int row = static_cast<int>(t * (1.0 / kBoysTableStep) + 0.5);
       const double dt = row * kBoysTableStep - t;
-      // Horner over the Taylor terms F_{M+k}(T0) dt^k / k!.
+      // Horner over the Taylor terms F_{M+k}(T0) dt^k / k!, k from the last down to 1.
       double sum = values(row, M + kBoysTaylorTerms - 1);
-      for (int k = kBoysTaylorTerms - 1; k > 0; --k)
-        sum = values(row, M + k - 1) + sum * dt / k;
+      Impl::static_for<1, kBoysTaylorTerms>([&](auto i) {
+        constexpr int k = kBoysTaylorTerms - decltype(i)::value;
+        sum = values(row, M + k - 1) + sum * dt * (1.0 / k);
+      });
       f[M] = sum;
-      for (int m = M - 1; m >= 0; --m)
-        f[m] = (2.0 * t * f[m + 1] + exp_minus_t) / (2 * m + 1);
+      if constexpr (M > 0) {
+        const double exp_minus_t = exp(-t);
+        Impl::static_for<0, M>([&](auto i) {
+          constexpr int m = M - 1 - decltype(i)::value;
+          f[m] = (2.0 * t * f[m + 1] + exp_minus_t) * (1.0 / (2 * m + 1));
+        });
+      }
     } else {
-      const double root = sqrt(t);
-      f[0] = 0.886226925452758014 / root * erf(root);  // sqrt(pi)/2
-      const double half_inverse = 0.5 / t;
-      for (int m = 0; m < M; ++m)
-        f[m + 1] = ((2 * m + 1) * f[m] - exp_minus_t) * half_inverse;
+      // erf(sqrt(t)) rounds to 1 from t = 40 on (erfc(sqrt(40)) < 4e-19), so F_0 is its limit.
+      const double inverse_root = reciprocal_sqrt(t);
+      f[0] = 0.886226925452758014 * inverse_root;  // sqrt(pi)/2
+      if constexpr (M > 0) {
+        const double exp_minus_t = exp(-t);
+        const double half_inverse = 0.5 * inverse_root * inverse_root;
+        Impl::static_for<0, M>([&](auto i) {
+          constexpr int m = decltype(i)::value;
+          f[m + 1] = ((2 * m + 1) * f[m] - exp_minus_t) * half_inverse;
+        });
+      }
     }
   }
 };

@@ -13,21 +13,14 @@
 // registers where the compiler can.
 #pragma once
 
-#include <type_traits>
-
 #include <Kokkos_Core.hpp>
 
 #include "hf/boys.hpp"
 #include "hf/cartesian.hpp"
 #include "hf/shell_pairs.hpp"
+#include "hf/unrolled.hpp"
 
 namespace kmini::hf {
-
-#if defined(__CUDA_ARCH__)
-#define KMINI_HF_UNROLL _Pragma("unroll")
-#else
-#define KMINI_HF_UNROLL
-#endif
 
 // One quartet class, by the kinds of its two pairs (bra kind >= ket kind).
 //
@@ -67,16 +60,6 @@ KOKKOS_INLINE_FUNCTION constexpr int lane_function(int lane, int l, int local) {
 }
 
 namespace Impl {
-
-// f(std::integral_constant<int, I>{}) for I in [Begin, End): every index a compile-time
-// constant, so the recursion's table is scalarised into registers whatever the unroller does.
-template <int Begin, int End, class F>
-KOKKOS_FORCEINLINE_FUNCTION void static_for(const F& f) {
-  if constexpr (Begin < End) {
-    f(std::integral_constant<int, Begin>{});
-    static_for<Begin + 1, End>(f);
-  }
-}
 
 // v in lane `lane`'s rotated frame: out[r] = v[(r + lane) mod 3], by selects (a runtime index
 // into a register array would put it in local memory).
@@ -118,36 +101,43 @@ KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const Boys
   constexpr int ne = components_up_to(le), nf = components_up_to(lf);
   constexpr int first_a = components_up_to(Class::la - 1);
   constexpr int first_c = components_up_to(Class::lc - 1);
-  // 2 pi^{5/2}
-  constexpr double kPrefactor = 34.98683665524972497;
 
   // Only the entries the HRR reads are summed: e of degree la or more that the lane needs, f of
   // degree lc or more. The others stay zero, unread, and cost no register once unrolled.
   double contracted[ne][nf] = {};
 
+  // The loop below runs once per primitive quartet: no division in it. The products carry
+  // 1 / (2 zeta) and their share of the prefactor (shell_pairs.hpp), and 1 / (zeta + eta) is the
+  // square of the one reciprocal square root the prefactor needs anyway.
   const int p_end = pairs.primitives_begin(bra + 1), q_end = pairs.primitives_begin(ket + 1);
   for (int p = pairs.primitives_begin(bra); p < p_end; ++p) {
     const double zeta = pairs.zeta(p);
+    [[maybe_unused]] double half_inverse_zeta = 0.0;
+    if constexpr (le >= 2) half_inverse_zeta = pairs.half_inverse_zeta(p);
     double pa[3], px[3];
     Impl::read_rotated(pairs.from_a, p, lane, pa);
     Impl::read_rotated(pairs.center, p, lane, px);
-    const double bra_weight = pairs.weight(p);
+    const double bra_weight = pairs.coulomb_weight(p);
     for (int q = pairs.primitives_begin(ket); q < q_end; ++q) {
       const double eta = pairs.zeta(q);
-      const double sum = zeta + eta, rho = zeta * eta / sum;
+      [[maybe_unused]] double half_inverse_eta = 0.0;
+      if constexpr (lf >= 2) half_inverse_eta = pairs.half_inverse_zeta(q);
+      const double inverse_root = reciprocal_sqrt(zeta + eta);
+      const double inverse_sum = inverse_root * inverse_root;
+      const double rho = zeta * eta * inverse_sum;
       double qc[3], qx[3], wp[3], wq[3], pq2 = 0.0;
       Impl::read_rotated(pairs.from_a, q, lane, qc);
       Impl::read_rotated(pairs.center, q, lane, qx);
       KMINI_HF_UNROLL
       for (int x = 0; x < 3; ++x) {
-        const double w = (zeta * px[x] + eta * qx[x]) / sum;
+        const double w = (zeta * px[x] + eta * qx[x]) * inverse_sum;
         wp[x] = w - px[x];
         wq[x] = w - qx[x];
         pq2 += (px[x] - qx[x]) * (px[x] - qx[x]);
       }
       double boys_values[lm + 1];
       boys.template evaluate<lm>(rho * pq2, boys_values);
-      const double scale = kPrefactor / (zeta * eta * sqrt(sum)) * bra_weight * pairs.weight(q);
+      const double scale = bra_weight * pairs.coulomb_weight(q) * inverse_root;
 
       // v[m][e][f] = [e0|f0]^(m); entry (m, e, f) is defined for m <= lm - |e| - |f|.
       double v[lm + 1][ne][nf];
@@ -165,7 +155,7 @@ KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const Boys
           constexpr int m = decltype(m_)::value;
           double value = qc[i] * v[m][0][f1] + wq[i] * v[m + 1][0][f1];
           if constexpr (n1 > 0)
-            value += n1 / (2.0 * eta) * (v[m][0][f2] - rho / eta * v[m + 1][0][f2]);
+            value += n1 * half_inverse_eta * (v[m][0][f2] - zeta * inverse_sum * v[m + 1][0][f2]);
           v[m][0][f] = value;
         });
       });
@@ -184,8 +174,9 @@ KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const Boys
               constexpr int m = decltype(m_)::value;
               double value = pa[i] * v[m][e1][f] + wp[i] * v[m + 1][e1][f];
               if constexpr (n1 > 0)
-                value += n1 / (2.0 * zeta) * (v[m][e2][f] - rho / zeta * v[m + 1][e2][f]);
-              if constexpr (f_i > 0) value += f_i / (2.0 * sum) * v[m + 1][e1][f1];
+                value +=
+                    n1 * half_inverse_zeta * (v[m][e2][f] - eta * inverse_sum * v[m + 1][e2][f]);
+              if constexpr (f_i > 0) value += f_i * 0.5 * inverse_sum * v[m + 1][e1][f1];
               v[m][e][f] = value;
             });
           });

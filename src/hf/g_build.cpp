@@ -200,6 +200,12 @@ void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
   with_quartet_class(plan.classes[i].bra_kind, plan.classes[i].ket_kind, f);
 }
 
+// Primitive products are dropped below this times the screening threshold (shell_pairs.hpp):
+// the builds from a change of the density screen down to a thousandth of the threshold
+// (IncrementalG), which leaves two orders of magnitude between the smallest quartet bound any
+// build keeps and the largest primitive quartet left out.
+constexpr double kProductCutoffPerThreshold = 1e-5;
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -209,11 +215,13 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 GBuilder::GBuilder(const MolecularBasis& basis, const GBuildSettings& settings, int rank, int ranks)
     : basis_(basis), settings_(settings), rank_(rank), ranks_(ranks) {
   pair_shells_ = canonical_pairs(basis_);
-  host_pairs_ = make_shell_pairs(basis_, pair_shells_);
-  for (const auto& [a, b] : pair_shells_) {
+  host_pairs_ =
+      make_shell_pairs(basis_, pair_shells_, settings_.threshold * kProductCutoffPerThreshold);
+  for (std::size_t i = 0; i < pair_shells_.size(); ++i) {
+    const auto& [a, b] = pair_shells_[i];
     pair_kinds_.push_back(pair_kind(basis_.shells[a].l, basis_.shells[b].l));
-    pair_primitives_.push_back(
-        static_cast<int>(basis_.shells[a].exponents.size() * basis_.shells[b].exponents.size()));
+    pair_primitives_.push_back(host_pairs_.primitives_begin(i + 1) -
+                               host_pairs_.primitives_begin(i));
   }
   schwarz_ = schwarz_bounds(host_pairs_, pair_kinds_);
   // Densities of closed shells in normalised functions rarely reach 2.5 (|D_ij| <= 2 where the

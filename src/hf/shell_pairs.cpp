@@ -1,5 +1,6 @@
 #include "hf/shell_pairs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -22,10 +23,66 @@ std::vector<std::array<int, 2>> canonical_pairs(const MolecularBasis& basis) {
   return pairs;
 }
 
+namespace {
+
+// One primitive product of a pair, before it is stored.
+struct Product {
+  double zeta, weight, center[3];
+};
+
+std::vector<Product> products_of(const PlacedShell& a, const PlacedShell& b) {
+  double ab2 = 0.0;
+  for (int x = 0; x < 3; ++x)
+    ab2 += (a.center[x] - b.center[x]) * (a.center[x] - b.center[x]);
+  std::vector<Product> out;
+  for (std::size_t pa = 0; pa < a.exponents.size(); ++pa) {
+    for (std::size_t pb = 0; pb < b.exponents.size(); ++pb) {
+      const double alpha = a.exponents[pa], beta = b.exponents[pb];
+      Product product;
+      product.zeta = alpha + beta;
+      product.weight =
+          a.coefficients[pa] * b.coefficients[pb] * std::exp(-alpha * beta / product.zeta * ab2);
+      for (int x = 0; x < 3; ++x)
+        product.center[x] = (alpha * a.center[x] + beta * b.center[x]) / product.zeta;
+      out.push_back(product);
+    }
+  }
+  return out;
+}
+
+// sqrt(2 pi^{5/2}).
+constexpr double kRootPrefactor = 5.914967172795613;
+
+// The square root of the product's own s-type repulsion integral (see shell_pairs.hpp).
+double product_bound(const Product& product) {
+  return std::abs(product.weight) * kRootPrefactor / product.zeta /
+         std::pow(2.0 * product.zeta, 0.25);
+}
+
+}  // namespace
+
 ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
-                                               const std::vector<std::array<int, 2>>& pairs) {
+                                               const std::vector<std::array<int, 2>>& pairs,
+                                               double product_cutoff) {
   using Host = Kokkos::HostSpace;
   const std::size_t n = pairs.size();
+  std::vector<std::vector<Product>> all(n);
+  double largest_bound = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const PlacedShell& a = basis.shells.at(static_cast<std::size_t>(pairs[i][0]));
+    const PlacedShell& b = basis.shells.at(static_cast<std::size_t>(pairs[i][1]));
+    if (a.l < b.l) throw std::logic_error("make_shell_pairs: pair not in canonical order");
+    all[i] = products_of(a, b);
+    for (const Product& product : all[i])
+      largest_bound = std::max(largest_bound, product_bound(product));
+  }
+  for (std::vector<Product>& products : all)
+    products.erase(std::remove_if(products.begin(), products.end(),
+                                  [&](const Product& product) {
+                                    return product_bound(product) * largest_bound < product_cutoff;
+                                  }),
+                   products.end());
+
   ShellPairs<Host> out;
   out.shells = Kokkos::View<int* [2], Kokkos::LayoutRight, Host>("hf::pair_shells", n);
   out.first_functions = Kokkos::View<int* [2], Kokkos::LayoutRight, Host>("hf::pair_functions", n);
@@ -33,15 +90,13 @@ ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
   out.primitives_begin = Kokkos::View<int*, Host>("hf::pair_primitives_begin", n + 1);
   std::size_t products = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const PlacedShell& a = basis.shells.at(static_cast<std::size_t>(pairs[i][0]));
-    const PlacedShell& b = basis.shells.at(static_cast<std::size_t>(pairs[i][1]));
-    if (a.l < b.l) throw std::logic_error("make_shell_pairs: pair not in canonical order");
     out.primitives_begin(i) = static_cast<int>(products);
-    products += a.exponents.size() * b.exponents.size();
+    products += all[i].size();
   }
   out.primitives_begin(n) = static_cast<int>(products);
   out.zeta = Kokkos::View<double*, Host>("hf::pair_zeta", products);
-  out.weight = Kokkos::View<double*, Host>("hf::pair_weight", products);
+  out.half_inverse_zeta = Kokkos::View<double*, Host>("hf::pair_half_inverse_zeta", products);
+  out.coulomb_weight = Kokkos::View<double*, Host>("hf::pair_coulomb_weight", products);
   out.center = Kokkos::View<double* [3], Kokkos::LayoutRight, Host>("hf::pair_center", products);
   out.from_a = Kokkos::View<double* [3], Kokkos::LayoutRight, Host>("hf::pair_from_a", products);
   for (std::size_t i = 0; i < n; ++i) {
@@ -51,23 +106,18 @@ ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
     out.shells(i, 1) = pairs[i][1];
     out.first_functions(i, 0) = a.first_function;
     out.first_functions(i, 1) = b.first_function;
-    double ab2 = 0.0;
-    for (int x = 0; x < 3; ++x) {
+    for (int x = 0; x < 3; ++x)
       out.ab(i, x) = a.center[x] - b.center[x];
-      ab2 += out.ab(i, x) * out.ab(i, x);
-    }
     int k = out.primitives_begin(i);
-    for (std::size_t pa = 0; pa < a.exponents.size(); ++pa) {
-      for (std::size_t pb = 0; pb < b.exponents.size(); ++pb, ++k) {
-        const double alpha = a.exponents[pa], beta = b.exponents[pb], zeta = alpha + beta;
-        out.zeta(k) = zeta;
-        out.weight(k) =
-            a.coefficients[pa] * b.coefficients[pb] * std::exp(-alpha * beta / zeta * ab2);
-        for (int x = 0; x < 3; ++x) {
-          out.center(k, x) = (alpha * a.center[x] + beta * b.center[x]) / zeta;
-          out.from_a(k, x) = out.center(k, x) - a.center[x];
-        }
+    for (const Product& product : all[i]) {
+      out.zeta(k) = product.zeta;
+      out.half_inverse_zeta(k) = 0.5 / product.zeta;
+      out.coulomb_weight(k) = product.weight * kRootPrefactor / product.zeta;
+      for (int x = 0; x < 3; ++x) {
+        out.center(k, x) = product.center[x];
+        out.from_a(k, x) = product.center[x] - a.center[x];
       }
+      ++k;
     }
   }
   return out;

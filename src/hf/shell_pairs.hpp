@@ -3,7 +3,14 @@
 // A pair is stored in canonical order, l_a >= l_b, so that its kind (ss, ps or pp) names its
 // angular momenta. By the Gaussian product theorem each pair of primitives with exponents
 // alpha, beta is one Gaussian of exponent zeta = alpha + beta at P = (alpha A + beta B) / zeta,
-// weighted by c_a c_b exp(-alpha beta / zeta |A - B|^2); those are precomputed once.
+// weighted by c_a c_b exp(-alpha beta / zeta |A - B|^2); those are precomputed once, with what
+// the ERI kernels' primitive loop would otherwise divide by.
+//
+// A product whose every primitive quartet is negligible may be left out: its bound is the
+// square root of its own s-type repulsion integral, |weight| sqrt(2 pi^{5/2}) / zeta /
+// (2 zeta)^{1/4}, and a product whose bound times the largest product's is below the cutoff is
+// dropped. Between atoms a few bohr apart the tight primitives' products vanish
+// (exp(-alpha beta / zeta |A - B|^2) under 1e-20), yet a contracted pair's loop would visit them.
 #pragma once
 
 #include <array>
@@ -36,7 +43,10 @@ struct ShellPairs {
   Kokkos::View<double* [3], Kokkos::LayoutRight, Memory> ab;            // A - B
   Kokkos::View<int*, Memory> primitives_begin;  // pair i's products: [begin(i), begin(i+1))
   Kokkos::View<double*, Memory> zeta;
-  Kokkos::View<double*, Memory> weight;
+  Kokkos::View<double*, Memory> half_inverse_zeta;  // 1 / (2 zeta)
+  // weight sqrt(2 pi^{5/2}) / zeta: a primitive quartet's prefactor 2 pi^{5/2} / (zeta eta
+  // sqrt(zeta + eta)) is the product of its two products' and 1 / sqrt(zeta + eta).
+  Kokkos::View<double*, Memory> coulomb_weight;
   Kokkos::View<double* [3], Kokkos::LayoutRight, Memory> center;  // P
   Kokkos::View<double* [3], Kokkos::LayoutRight, Memory> from_a;  // P - A
 
@@ -46,9 +56,11 @@ struct ShellPairs {
 // Every canonical pair of `basis`: l_a > l_b, or l_a == l_b and a >= b.
 std::vector<std::array<int, 2>> canonical_pairs(const MolecularBasis& basis);
 
-// The pairs' data on the host, in the order given. Each pair must be canonical.
+// The pairs' data on the host, in the order given. Each pair must be canonical. Products whose
+// bound times the largest bound is below `product_cutoff` are left out (none with 0).
 ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
-                                               const std::vector<std::array<int, 2>>& pairs);
+                                               const std::vector<std::array<int, 2>>& pairs,
+                                               double product_cutoff = 0.0);
 
 template <class Memory>
 ShellPairs<Memory> copy_shell_pairs(const ShellPairs<Kokkos::HostSpace>& host) {
@@ -61,7 +73,8 @@ ShellPairs<Memory> copy_shell_pairs(const ShellPairs<Kokkos::HostSpace>& host) {
   copy(out.ab, host.ab);
   copy(out.primitives_begin, host.primitives_begin);
   copy(out.zeta, host.zeta);
-  copy(out.weight, host.weight);
+  copy(out.half_inverse_zeta, host.half_inverse_zeta);
+  copy(out.coulomb_weight, host.coulomb_weight);
   copy(out.center, host.center);
   copy(out.from_a, host.from_a);
   return out;
