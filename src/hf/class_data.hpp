@@ -1,10 +1,10 @@
 // One quartet class's plan where the kernels read it, and the part of it each G build recomputes.
 //
-// The plan (quartet_plan.hpp) lists a class's bras and kets by Schwarz bound, largest first, so
-// that each bra's kets are a prefix of the ket list. A build may shorten those prefixes further
-// (density screening bounds every quartet by the largest density element of the build); the
-// per-build views hold the prefixes, their offsets and the reach of each ket for that build, and
-// point at the plan's own views when nothing shortens them.
+// The plan (quartet_plan.hpp) lists a class's bras and kets by their Schwarz bounds' ceilings,
+// largest first, so that each bra's candidate kets are a prefix of the ket list. A build may
+// shorten those prefixes further (density screening bounds every quartet by the largest density
+// element of the build); the per-build views hold the prefixes, their offsets and the reach of each
+// ket for that build, and point at the plan's own views when nothing shortens them.
 #pragma once
 
 #include <cstdint>
@@ -19,10 +19,10 @@ struct ClassData {
   using Bounds = Kokkos::View<const double*, Memory>;
   using Offsets = Kokkos::View<const std::int64_t*, Memory>;
   int bra_kind = 0, ket_kind = 0;
-  Ints bra_pairs, ket_pairs;       // pair indices, Schwarz bound descending
-  Bounds bra_bounds, ket_bounds;   // their Schwarz bounds
-  Ints ket_uncut;                  // per bra position: the plan's prefix before the cut q <= p
-  int bra_begin = 0, bra_end = 0;  // this rank's bras
+  Ints bra_pairs, ket_pairs;          // pair indices, in the plan's order
+  Bounds bra_ceilings, ket_ceilings;  // their Schwarz bounds' ceilings, descending
+  Ints ket_uncut;                     // per bra position: the plan's prefix before the cut q <= p
+  int bra_begin = 0, bra_end = 0;     // this rank's bras
 
   // This build: per bra position its kets (0 outside this rank's bras), per ket position the end
   // of the bras that reach it (p in [q or 0, reach(q)), the plan's bra_reach at most), and per

@@ -84,18 +84,12 @@ ClassData<Memory> class_data(const ClassPlan& plan, const std::vector<double>& s
   const auto ints = [](const char* label, const std::vector<int>& values) {
     return view_of<IntView<Memory>>(label, values);
   };
-  const auto bounds = [&](const char* label, const std::vector<int>& pairs) {
-    std::vector<double> values;
-    for (const int pair : pairs)
-      values.push_back(schwarz[pair]);
-    return view_of<Kokkos::View<double*, Memory>>(label, values);
-  };
   data.bra_kind = plan.bra_kind;
   data.ket_kind = plan.ket_kind;
   data.bra_pairs = ints("hf::bra_pairs", plan.bra_pairs);
   data.ket_pairs = ints("hf::ket_pairs", plan.ket_pairs);
-  data.bra_bounds = bounds("hf::bra_bounds", plan.bra_pairs);
-  data.ket_bounds = bounds("hf::ket_bounds", plan.ket_pairs);
+  data.bra_ceilings = view_of<Kokkos::View<double*, Memory>>("hf::bra_ceilings", plan.bra_ceilings);
+  data.ket_ceilings = view_of<Kokkos::View<double*, Memory>>("hf::ket_ceilings", plan.ket_ceilings);
   data.ket_uncut = ints("hf::ket_uncut", plan.ket_uncut);
   data.bra_begin = plan.bra_begin;
   data.bra_end = plan.bra_end;
@@ -270,11 +264,11 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
   }
   t->screen.by_density = by_density;
   t->screen.threshold = settings_.threshold;
+  t->screen.pair_bound = view_of<Kokkos::View<double*, Memory>>("hf::pair_bound", schwarz_);
   if (by_density) {
     t->shell_density =
         Kokkos::View<double**, Kokkos::LayoutRight, Memory>("hf::shell_density", shells, shells);
     t->screen.shell_density = t->shell_density;
-    t->screen.pair_bound = view_of<Kokkos::View<double*, Memory>>("hf::pair_bound", schwarz_);
     t->screen.pair_shells = t->pairs.shells;
   }
   return t;

@@ -323,7 +323,7 @@ class HfCase : public Case {
     // Each class's time in the G build from the converged density, and in each SCF build.
     for (std::size_t k = 0; k < plan.classes.size(); ++k) {
       const ClassPlan& c = plan.classes[k];
-      if (c.survivors == 0.0) continue;
+      if (c.listed == 0.0) continue;
       std::vector<double> per_build;
       for (const BuildRow& row : rows)
         per_build.push_back(row.class_seconds.at(k));
@@ -347,7 +347,7 @@ class HfCase : public Case {
         }
       for (std::size_t k = 0; k < plan.classes.size(); ++k) {
         const ClassPlan& c = plan.classes[k];
-        if (c.survivors == 0.0 || !auto_->decided()) continue;
+        if (c.listed == 0.0 || !auto_->decided()) continue;
         out.push_back({std::string("auto_chose_") + update_name(auto_->choice()[k]) + "_for_" +
                            pair_kind_name(c.bra_kind) + pair_kind_name(c.ket_kind),
                        1.0, ""});

@@ -1,7 +1,9 @@
 #include "hf/quartet_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <tuple>
 
 #include "hf/shell_pairs.hpp"
 
@@ -9,16 +11,28 @@ namespace kmini::hf {
 
 namespace {
 
-// The pairs of one kind whose bound can reach the threshold with any partner, largest first
-// (ties by index, so every rank orders them alike).
+// A pair's Schwarz bound rounded up to a power of 4, by its binary exponent (exact, so every
+// rank orders alike).
+double ceiling_of(double bound) {
+  const int exponent = std::ilogb(bound);
+  const int quarter = exponent >= 0 ? exponent / 2 : -((1 - exponent) / 2);  // floor(exponent / 2)
+  return std::ldexp(1.0, 2 * quarter + 2);
+}
+
+// The pairs of one kind whose bound can reach the threshold with any partner, by ceiling, then
+// by primitive products, most first, then by bound (ties by index).
 std::vector<int> significant_pairs(const std::vector<int>& pair_kinds,
+                                   const std::vector<int>& pair_primitives,
                                    const std::vector<double>& schwarz, int kind, double largest,
                                    double threshold) {
   std::vector<int> list;
   for (std::size_t i = 0; i < pair_kinds.size(); ++i)
     if (pair_kinds[i] == kind && schwarz[i] * largest >= threshold)
       list.push_back(static_cast<int>(i));
-  std::stable_sort(list.begin(), list.end(), [&](int x, int y) { return schwarz[x] > schwarz[y]; });
+  const auto key = [&](int pair) {
+    return std::make_tuple(ceiling_of(schwarz[pair]), pair_primitives[pair], schwarz[pair]);
+  };
+  std::stable_sort(list.begin(), list.end(), [&](int x, int y) { return key(x) > key(y); });
   return list;
 }
 
@@ -34,7 +48,7 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
     pairs_of_kind[kind] += 1.0;
   std::vector<std::vector<int>> lists(kPairKinds);
   for (int kind = 0; kind < kPairKinds; ++kind)
-    lists[kind] = significant_pairs(pair_kinds, schwarz, kind, largest, threshold);
+    lists[kind] = significant_pairs(pair_kinds, pair_primitives, schwarz, kind, largest, threshold);
 
   QuartetPlan plan;
   for (int bra_kind = 0; bra_kind < kPairKinds; ++bra_kind) {
@@ -47,27 +61,34 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
       const double nx = pairs_of_kind[bra_kind], ny = pairs_of_kind[ket_kind];
       c.candidates = c.diagonal() ? nx * (nx + 1.0) / 2.0 : nx * ny;
 
-      // Kets surviving with each bra: those with Q_ket >= threshold / Q_bra, a prefix.
+      // Candidate kets of each bra: those whose ceiling reaches threshold / the bra's ceiling, a
+      // prefix. They hold every survivor, Q_bra Q_ket >= threshold, and a few that the kernels'
+      // screen drops.
       const std::size_t bras = c.bra_pairs.size();
+      const auto ceilings = [&](const std::vector<int>& list) {
+        std::vector<double> out;
+        for (const int pair : list)
+          out.push_back(ceiling_of(schwarz[pair]));
+        return out;
+      };
+      c.bra_ceilings = ceilings(c.bra_pairs);
+      c.ket_ceilings = ceilings(c.ket_pairs);
       c.ket_count.resize(bras);
       c.ket_uncut.resize(bras);
-      std::vector<double> ket_bounds(c.ket_pairs.size());
       std::vector<double> ket_cost_prefix(c.ket_pairs.size() + 1, 0.0);
-      for (std::size_t q = 0; q < c.ket_pairs.size(); ++q) {
-        ket_bounds[q] = schwarz[c.ket_pairs[q]];
+      for (std::size_t q = 0; q < c.ket_pairs.size(); ++q)
         ket_cost_prefix[q + 1] = ket_cost_prefix[q] + pair_primitives[c.ket_pairs[q]];
-      }
       std::vector<double> cost_prefix(bras + 1, 0.0);
       for (std::size_t p = 0; p < bras; ++p) {
-        const double bound = schwarz[c.bra_pairs[p]];
-        // First ket with bound * Q_ket < threshold; the list is descending.
-        const auto end = std::partition_point(ket_bounds.begin(), ket_bounds.end(),
-                                              [&](double q) { return bound * q >= threshold; });
-        std::size_t count = static_cast<std::size_t>(end - ket_bounds.begin());
+        const double ceiling = c.bra_ceilings[p];
+        // First ket with ceiling * its ceiling < threshold; the ceilings descend.
+        const auto end = std::partition_point(c.ket_ceilings.begin(), c.ket_ceilings.end(),
+                                              [&](double q) { return ceiling * q >= threshold; });
+        std::size_t count = static_cast<std::size_t>(end - c.ket_ceilings.begin());
         c.ket_uncut[p] = static_cast<int>(count);
         if (c.diagonal()) count = std::min(count, p + 1);
         c.ket_count[p] = static_cast<int>(count);
-        c.survivors += static_cast<double>(count);
+        c.listed += static_cast<double>(count);
         cost_prefix[p + 1] =
             cost_prefix[p] + pair_primitives[c.bra_pairs[p]] * ket_cost_prefix[count];
       }
@@ -92,7 +113,7 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
       for (int p = c.bra_begin; p < c.bra_end; ++p)
         c.offsets.push_back(c.offsets.back() + c.ket_count[p]);
       plan.candidates += c.candidates;
-      plan.survivors += c.survivors;
+      plan.listed += c.listed;
       plan.classes.push_back(std::move(c));
     }
   }

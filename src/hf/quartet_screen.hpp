@@ -1,14 +1,16 @@
 // Which planned quartets one G build computes.
 //
-// `schwarz`: every quartet the plan kept (Q_ab Q_cd >= threshold). `density`: a quartet also needs
+// `schwarz`: every quartet the plan kept (Q_ab Q_cd >= threshold; the plan's candidates hold a
+// few more, which this test drops). `density`: a quartet also needs
 // Q_ab Q_cd times the largest density element it couples, max |D| over the shell blocks ab and cd
 // (its Coulomb pairings) and ac, bd, ad, bc (its exchange pairings), to reach the threshold: a
 // quartet's contribution to G is at most that product, so where the density is small (far
 // apart shells, or the change of the density in an incremental build) whole quartets drop out.
 //
 // Each build first takes max |D| per shell block on the device (`shell_density_maxima`). The
-// largest of them bounds every quartet, so each bra's prefix of kets is cut at
-// Q_ket >= threshold / (Q_bra max|D|) before anything is launched (`cut_class`); the kernels then
+// largest of them bounds every quartet, so each bra's prefix of kets is cut where the kets'
+// ceilings fall below threshold / (the bra's ceiling max|D|) before anything is launched
+// (`cut_class`); the kernels then
 // test the quartets of that prefix one by one (`QuartetScreen::keeps`). The test is a product
 // and a max of stored numbers, no sums, so every kernel and the host evaluate it to the same bit:
 // the kernel that computes a quartet and the one that later reads it agree on which exist.
@@ -42,13 +44,14 @@ struct QuartetScreen {
   bool by_density = false;
 
   KOKKOS_INLINE_FUNCTION bool keeps(int bra, int ket) const {
-    if (!by_density) return true;
+    const double schwarz = pair_bound(bra) * pair_bound(ket);
+    if (!by_density) return schwarz >= threshold;
     const int a = pair_shells(bra, 0), b = pair_shells(bra, 1);
     const int c = pair_shells(ket, 0), d = pair_shells(ket, 1);
     const double largest = larger(larger(larger(shell_density(a, b), shell_density(c, d)),
                                          larger(shell_density(a, c), shell_density(b, d))),
                                   larger(shell_density(a, d), shell_density(b, c)));
-    return pair_bound(bra) * pair_bound(ket) * largest >= threshold;
+    return schwarz * largest >= threshold;
   }
 };
 
@@ -96,18 +99,19 @@ std::int64_t cut_class(const ClassData<typename Exec::memory_space>& plan, doubl
   const bool diagonal = plan.diagonal();
   // A hair under the threshold, so that rounding here never drops a quartet `keeps` would keep.
   const double scaled = threshold * (1.0 - 1e-12) / largest_density;
-  const auto bra_bounds = plan.bra_bounds;
-  const auto ket_bounds = plan.ket_bounds;
+  const auto bra_ceilings = plan.bra_ceilings;
+  const auto ket_ceilings = plan.ket_ceilings;
   const auto plan_uncut = plan.ket_uncut;
   Kokkos::deep_copy(cut.ket_count, 0);
   Kokkos::parallel_for(
       "hf::cut_kets", Kokkos::RangePolicy<Exec>(begin, end), KOKKOS_LAMBDA(const int p) {
-        // The first ket of the plan's prefix with Q_bra Q_ket below the scaled threshold.
-        const double limit = scaled / bra_bounds(p);
+        // The first ket of the plan's prefix whose ceiling times the bra's is below the scaled
+        // threshold.
+        const double limit = scaled / bra_ceilings(p);
         int lo = 0, hi = plan_uncut(p);
         while (lo < hi) {
           const int mid = (lo + hi) / 2;
-          if (ket_bounds(mid) >= limit)
+          if (ket_ceilings(mid) >= limit)
             lo = mid + 1;
           else
             hi = mid;

@@ -1,14 +1,18 @@
 // The hf G build's per-build machinery on random data: incremental builds (hf/incremental_g.hpp)
 // against builds from the whole density, and the density screen's prefix cut
-// (hf/quartet_screen.hpp) against testing every planned quartet one by one.
+// (hf/quartet_screen.hpp) against testing every planned quartet one by one, and the plan's lists
+// (hf/quartet_plan.hpp) against every quartet of random pairs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "hf/incremental_g.hpp"
+#include "hf/quartet_plan.hpp"
 #include "hf/quartet_screen.hpp"
 
 namespace kmini::hf {
@@ -171,22 +175,32 @@ void check_cut(bool diagonal, int bra_begin, int bra_end, std::uint64_t seed) {
     bra_pairs[p] = p;
   for (int q = 0; q < kets; ++q)
     ket_pairs[q] = diagonal ? q : bras + q;
-  const auto by_bound = [&](int x, int y) { return bound[x] > bound[y]; };
-  std::sort(bra_pairs.begin(), bra_pairs.end(), by_bound);
+  // Listed as the plan lists them: by the bound rounded up to a power of 4, then by bound.
+  const auto ceiling = [&](int pair) {
+    return std::pow(4.0, std::floor(std::log(bound[pair]) / std::log(4.0)) + 1.0);
+  };
+  const auto by_ceiling = [&](int x, int y) {
+    return std::make_pair(ceiling(x), bound[x]) > std::make_pair(ceiling(y), bound[y]);
+  };
+  std::sort(bra_pairs.begin(), bra_pairs.end(), by_ceiling);
   if (diagonal)
     ket_pairs = bra_pairs;
   else
-    std::sort(ket_pairs.begin(), ket_pairs.end(), by_bound);
-  std::vector<double> bra_bounds, ket_bounds;
-  for (const int p : bra_pairs)
+    std::sort(ket_pairs.begin(), ket_pairs.end(), by_ceiling);
+  std::vector<double> bra_bounds, ket_bounds, bra_ceilings, ket_ceilings;
+  for (const int p : bra_pairs) {
     bra_bounds.push_back(bound[p]);
-  for (const int q : ket_pairs)
+    bra_ceilings.push_back(ceiling(p));
+  }
+  for (const int q : ket_pairs) {
     ket_bounds.push_back(bound[q]);
+    ket_ceilings.push_back(ceiling(q));
+  }
   const double plan_threshold = 1e-14, threshold = 1e-11;
   std::vector<int> uncut(bras);
   for (int p = 0; p < bras; ++p) {
     uncut[p] = 0;
-    while (uncut[p] < kets && bra_bounds[p] * ket_bounds[uncut[p]] >= plan_threshold)
+    while (uncut[p] < kets && bra_ceilings[p] * ket_ceilings[uncut[p]] >= plan_threshold)
       ++uncut[p];
   }
   std::vector<double> density(shells * shells);
@@ -199,8 +213,8 @@ void check_cut(bool diagonal, int bra_begin, int bra_end, std::uint64_t seed) {
   if (!diagonal) data.bra_kind = 1;
   data.bra_pairs = device_view(bra_pairs);
   data.ket_pairs = device_view(ket_pairs);
-  data.bra_bounds = device_view(bra_bounds);
-  data.ket_bounds = device_view(ket_bounds);
+  data.bra_ceilings = device_view(bra_ceilings);
+  data.ket_ceilings = device_view(ket_ceilings);
   data.ket_uncut = device_view(uncut);
   data.bra_begin = bra_begin;
   data.bra_end = bra_end;
@@ -260,8 +274,81 @@ TEST(HfDensityScreen, TheCutKeepsEveryQuartetTheScreenKeeps) {
   check_cut(true, 0, 60, 1);
   check_cut(false, 0, 60, 2);
   // One rank's share of the bras.
-  check_cut(true, 17, 41, 3);
+  check_cut(true, 27, 51, 3);
   check_cut(false, 30, 60, 4);
+}
+
+// The plan on random pairs: every quartet with Q_P Q_Q >= threshold is one rank's candidate
+// exactly once and the only candidates Schwarz screening computes, a candidate is within the
+// ceilings' factor 16 of the threshold, and the lists
+// run by ceiling and then by primitive products, so that neighbouring kets loop alike.
+TEST(HfQuartetPlan, ListsEverySurvivorOnceGroupedByCeilingAndContraction) {
+  std::mt19937_64 rng(77);
+  const int pairs = 400;
+  const double threshold = 1e-12;
+  std::uniform_int_distribution<int> kind(0, 2), products(0, 5);
+  std::uniform_real_distribution<double> decade(-9.0, 1.0);
+  const int product_counts[] = {1, 3, 6, 9, 18, 36};
+  std::vector<int> kinds(pairs), primitives(pairs);
+  std::vector<double> bound(pairs);
+  for (int i = 0; i < pairs; ++i) {
+    kinds[i] = kind(rng);
+    primitives[i] = product_counts[products(rng)];
+    bound[i] = std::pow(10.0, decade(rng));
+  }
+  for (const int ranks : {1, 3}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    std::map<std::pair<int, int>, int> seen;  // (bra pair, ket pair) -> times computed
+    // Schwarz screening computes the candidates the kernels' screen keeps.
+    QuartetScreen<Kokkos::HostSpace> screen;
+    screen.threshold = threshold;
+    screen.pair_bound =
+        Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+            bound.data(), pairs);
+    for (int rank = 0; rank < ranks; ++rank) {
+      const QuartetPlan plan = plan_quartets(kinds, primitives, bound, threshold, rank, ranks);
+      ASSERT_EQ(plan.classes.size(), 6u);
+      for (const ClassPlan& c : plan.classes) {
+        const auto ordered = [&](const std::vector<int>& list, const std::vector<double>& ceiling) {
+          ASSERT_EQ(list.size(), ceiling.size());
+          for (std::size_t k = 0; k < list.size(); ++k) {
+            EXPECT_LE(bound[list[k]], ceiling[k]);
+            EXPECT_GT(4.0 * bound[list[k]], ceiling[k]);
+            if (k == 0) continue;
+            EXPECT_LE(ceiling[k], ceiling[k - 1]);
+            if (ceiling[k] == ceiling[k - 1])
+              EXPECT_LE(primitives[list[k]], primitives[list[k - 1]]);
+          }
+        };
+        ordered(c.bra_pairs, c.bra_ceilings);
+        ordered(c.ket_pairs, c.ket_ceilings);
+        for (std::size_t p = 1; p < c.ket_uncut.size(); ++p)
+          EXPECT_LE(c.ket_uncut[p], c.ket_uncut[p - 1]);
+        ASSERT_EQ(c.offsets.size(), static_cast<std::size_t>(c.bra_end - c.bra_begin + 1));
+        for (int p = c.bra_begin; p < c.bra_end; ++p) {
+          EXPECT_EQ(c.offsets[p - c.bra_begin + 1] - c.offsets[p - c.bra_begin], c.ket_count[p]);
+          for (int q = 0; q < c.ket_count[p]; ++q) {
+            const int bra = c.bra_pairs[p], ket = c.ket_pairs[q];
+            EXPECT_GE(bound[bra] * bound[ket], threshold / 16.0);
+            EXPECT_EQ(screen.keeps(bra, ket), bound[bra] * bound[ket] >= threshold);
+            if (screen.keeps(bra, ket)) ++seen[{std::max(bra, ket), std::min(bra, ket)}];
+          }
+        }
+      }
+    }
+    int survivors = 0;
+    for (int x = 0; x < pairs; ++x)
+      for (int y = 0; y <= x; ++y)
+        if (bound[x] * bound[y] >= threshold) {
+          ++survivors;
+          const auto found = seen.find({x, y});
+          EXPECT_TRUE(found != seen.end() && found->second == 1)
+              << "pairs " << x << ", " << y << " listed "
+              << (found == seen.end() ? 0 : found->second) << " times";
+        }
+    EXPECT_EQ(static_cast<int>(seen.size()), survivors);
+    EXPECT_GT(survivors, 1000);
+  }
 }
 
 }  // namespace
