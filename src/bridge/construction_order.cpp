@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 
 namespace kmini::bridge {
@@ -87,8 +88,7 @@ std::string order_problem(const std::vector<std::int64_t>& order, int steps) {
 }
 
 Order read_order_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot be read");
+  std::ifstream in = open_input_file(path, "the order file");
   Order order;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 
 namespace kmini::bridge {
@@ -20,14 +21,7 @@ namespace fs = std::filesystem;
 constexpr int kMaxDegree = kSobolBits - 1;
 
 std::ifstream open_table(const std::string& path) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  const std::string what = "cannot read the Sobol direction numbers " + quoted(path);
-  if (!fs::exists(status)) throw InputError(what + ": no such file");
-  if (fs::is_directory(status)) throw InputError(what + ": it is a directory");
-  std::ifstream in(path);
-  if (!in) throw InputError(what + ": " + std::strerror(errno));
-  return in;
+  return open_input_file(path, "the Sobol direction numbers");
 }
 
 // One line of the table, split into whitespace-separated words, read as unsigned integers with

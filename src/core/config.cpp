@@ -11,7 +11,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
+#include "core/yaml_document.hpp"
 #include "core/yaml_value.hpp"
 
 namespace kmini {
@@ -43,23 +45,12 @@ class InputParser {
       : origin_(std::move(origin)), base_dir_(std::move(base_dir)), registry_(registry) {}
 
   Input parse(const std::string& text) {
-    std::vector<YAML::Node> documents;
-    try {
-      documents = YAML::LoadAll(text);
-    } catch (const YAML::Exception& e) {
-      SourceMark mark{origin_, e.mark.line + 1, e.mark.column + 1};
-      throw InputError(mark.str() + ": malformed YAML: " + e.msg);
-    }
-    if (documents.empty() || documents.front().IsNull()) {
+    const YAML::Node root = load_one_document(text, origin_);
+    if (root.IsNull()) {
       throw InputError(origin_ +
                        ": the input is empty; expected a mapping with 'app:' (one run) "
                        "or 'runs:' (a suite)");
     }
-    if (documents.size() > 1) {
-      throw InputError(at(documents[1]).str() +
-                       ": the input holds more than one YAML document; expected one");
-    }
-    const YAML::Node& root = documents.front();
     if (!root.IsMap()) {
       throw InputError(at(root).str() +
                        ": expected a mapping with 'app:' (one run) or 'runs:' "
@@ -381,18 +372,7 @@ void apply_override(Input& input, const Override& override_, const AppRegistry& 
 }
 
 std::string read_input_file(const std::string& path) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (!fs::exists(status)) {
-    throw InputError("cannot read input " + quoted(path) + ": no such file");
-  }
-  if (fs::is_directory(status)) {
-    throw InputError("cannot read input " + quoted(path) + ": it is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError("cannot read input " + quoted(path) + ": " + std::strerror(errno));
-  }
+  std::ifstream in = open_input_file(path, "input");
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InputError("cannot read input " + quoted(path) + ": read error");

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 
 namespace kmini {
@@ -135,7 +136,8 @@ class ScalarParser {
     fs::path file(node.Scalar());
     if (file.is_relative() && !where_.base_dir.empty()) file = fs::path(where_.base_dir) / file;
     std::error_code ec;
-    if (!fs::is_regular_file(file, ec)) {
+    const std::string problem = input_file_problem(file.string());
+    if (problem == "no such file") {
       std::string message =
           "file " + quoted(node.Scalar()) + " does not exist (looked for " + file.string() + ")";
       if (spec_.type == ParamType::integers_or_name || spec_.type == ParamType::name_or_path) {
@@ -143,6 +145,9 @@ class ScalarParser {
                   ", which is no name and no file (looked for " + file.string() + ")";
       }
       where_.fail(node, message);
+    }
+    if (!problem.empty()) {
+      where_.fail(node, "file " + quoted(file.string()) + " cannot be read: " + problem);
     }
     if (!std::ifstream(file).good()) {
       where_.fail(node, "file " + quoted(file.string()) + " cannot be read");

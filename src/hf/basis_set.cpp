@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 #include "hf/elements.hpp"
 
@@ -191,11 +192,7 @@ int cartesian_functions(int l) {
 }
 
 BasisSet read_gaussian94(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    throw InputError(path +
-                     ": cannot read the basis set file (expected a readable Gaussian94 file)");
-  }
+  std::ifstream in = open_input_file(path, "the basis set file");
   BasisSet basis;
   basis.name = stem_of(path);
   basis.path = path;

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 #include "hf/elements.hpp"
 
@@ -95,10 +96,7 @@ Molecule molecule_from_atoms(const std::vector<std::string>& lines, Units units)
 }
 
 Molecule read_xyz(const std::string& path, Units units) {
-  std::ifstream in(path);
-  if (!in) {
-    throw InputError(path + ": cannot read the molecule file (expected a readable xyz file)");
-  }
+  std::ifstream in = open_input_file(path, "the molecule file");
   auto fail = [&path](int line, const std::string& message) { fail_at(path, line, message); };
 
   std::string line;

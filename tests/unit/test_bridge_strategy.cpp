@@ -146,7 +146,9 @@ TEST(BridgeOrder, FileErrorsNameFileAndLine) {
   const std::string empty = dir.write("empty.txt", "# nothing\n");
   EXPECT_EQ(input_error_of([&] { read_order_file(empty); }), empty + ": holds no time indices");
   EXPECT_EQ(input_error_of([&] { read_order_file(dir.file("none.txt")); }),
-            dir.file("none.txt") + ": cannot be read");
+            "cannot read the order file '" + dir.file("none.txt") + "': no such file");
+  EXPECT_EQ(input_error_of([&] { read_order_file(dir.path()); }),
+            "cannot read the order file '" + dir.path() + "': it is a directory");
 }
 
 TEST(BridgeOrder, NeighboursAreTheNearestKnownPoints) {

@@ -57,6 +57,43 @@ TEST(BadInput, PermissionDenied) {
   expect_bad_input(kmini({"check", input}), "locked.yaml': Permission denied");
 }
 
+// A FIFO would block open() until a writer came, and /dev/zero would be read until memory ran
+// out: neither is a regular file, and both are refused before they are opened.
+TEST(BadInput, InputsThatAreNotRegularFiles) {
+  TempDir dir;
+  const std::string fifo = dir.file("in.yaml");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {fifo, std::string("/dev/zero")}) {
+    SCOPED_TRACE(path);
+    const ProcessResult r =
+        testing::run_process({"timeout", "60", testing::kmini_binary(), "check", path});
+    expect_bad_input(
+        r, "cannot read input '" + path + "': it is not a regular file (a FIFO, socket or device)");
+  }
+  // A molecule file that is a FIFO, named by an input.
+  const std::string input = dir.write("hf.yaml", "app: hf\nmolecule: in.yaml\nbasis: sto-3g\n");
+  expect_bad_input(
+      testing::run_process({"timeout", "60", testing::kmini_binary(), "check", input}),
+      "hf.yaml:2:11: molecule: file '" + fifo + "' cannot be read: it is not a regular file");
+}
+
+// yaml-cpp 0.7's multi-document loader never returned on these (a ',' where a document or a
+// block node ends), allocating about 0.5 GB a second; each is now one clear error.
+TEST(BadInput, ACommaWhereADocumentStartsIsMalformed) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {",\n", "in.yaml:1:1: "},      {"# c\n,\n", "in.yaml:2:1: "},
+      {"---\n,\n", "in.yaml:2:1: "}, {"--- ,\n", "in.yaml:1:5: "},
+      {"- a\n,\n", "in.yaml:2:1: "}, {"app: stream\n...\n,\n", "in.yaml:3:1: "}};
+  for (const auto& [yaml, where] : cases) {
+    SCOPED_TRACE(yaml);
+    TempDir dir;
+    const std::string input = dir.write("in.yaml", yaml);
+    const ProcessResult r =
+        testing::run_process({"timeout", "60", testing::kmini_binary(), "check", input});
+    expect_bad_input(r, where + "malformed YAML: a ',' outside a flow collection");
+  }
+}
+
 TEST(BadInput, MalformedYaml) {
   expect_run_rejects("app: stream\nelements: [1, 2\n", "in.yaml:3:1: malformed YAML");
 }

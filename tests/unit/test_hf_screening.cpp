@@ -316,8 +316,9 @@ TEST(HfQuartetPlan, ListsEverySurvivorOnceGroupedByCeilingAndContraction) {
             EXPECT_GT(4.0 * bound[list[k]], ceiling[k]);
             if (k == 0) continue;
             EXPECT_LE(ceiling[k], ceiling[k - 1]);
-            if (ceiling[k] == ceiling[k - 1])
+            if (ceiling[k] == ceiling[k - 1]) {
               EXPECT_LE(primitives[list[k]], primitives[list[k - 1]]);
+            }
           }
         };
         ordered(c.bra_pairs, c.bra_ceilings);

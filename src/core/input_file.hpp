@@ -1,0 +1,18 @@
+// Files kmini reads (the input itself, and the molecules, basis sets, orders and Sobol tables it
+// names) are opened only when they are regular files: open() on a FIFO waits for a writer
+// forever, and a device such as /dev/zero reads until memory runs out.
+#pragma once
+
+#include <fstream>
+#include <string>
+
+namespace kmini {
+
+// Why `path` cannot be read as an input file ("no such file", "it is a directory", "it is not a
+// regular file (a FIFO, socket or device)"), or "" when it is a regular file.
+std::string input_file_problem(const std::string& path);
+
+// `path` open for reading; otherwise InputError "cannot read <what> '<path>': <why>".
+std::ifstream open_input_file(const std::string& path, const std::string& what);
+
+}  // namespace kmini

@@ -1,0 +1,67 @@
+#include "core/yaml_document.hpp"
+
+#include <sstream>
+#include <vector>
+
+#include <yaml-cpp/eventhandler.h>
+
+#include "core/error.hpp"
+#include "core/source_mark.hpp"
+
+namespace kmini {
+
+namespace {
+
+// Where each document the parser hands back starts; nothing else is kept.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  YAML::Mark start;
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+SourceMark at(const std::string& origin, const YAML::Mark& mark) {
+  return SourceMark{origin, mark.line + 1, mark.column + 1};
+}
+
+}  // namespace
+
+// yaml-cpp 0.7's LoadAll never returns on a ',' where a document or a block node ends (a file
+// that is ',' alone, or '- a' then ','): its parser hands back an empty document there without
+// consuming the ',', again and again, and LoadAll keeps them all, about 0.5 GB a second. So the
+// documents are counted through the parser, at most three, and a document that starts where
+// the last one did is that ','.
+YAML::Node load_one_document(const std::string& text, const std::string& origin) {
+  try {
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    std::vector<YAML::Mark> starts;
+    DocumentStarts handler;
+    while (starts.size() < 3 && parser.HandleNextDocument(handler)) {
+      if (!starts.empty() && handler.start.pos == starts.back().pos) {
+        throw InputError(at(origin, handler.start).str() +
+                         ": malformed YAML: a ',' outside a flow collection ([...] or {...})");
+      }
+      starts.push_back(handler.start);
+    }
+    if (starts.size() > 1) {
+      throw InputError(at(origin, starts[1]).str() +
+                       ": the input holds more than one YAML document; expected one");
+    }
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(at(origin, e.mark).str() + ": malformed YAML: " + e.msg);
+  }
+}
+
+}  // namespace kmini
