@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -24,6 +25,29 @@ std::string folder_of(const std::string& path) {
   return parent.empty() ? std::string(".") : parent.string();
 }
 
+// The template of `path`'s temporary files, for mkstemp: ".NAME.tmp-XXXXXX" beside it.
+std::string temporary_name(const std::string& path) {
+  return (fs::path(folder_of(path)) / ("." + fs::path(path).filename().string() + ".tmp-XXXXXX"))
+      .string();
+}
+
+// A run killed while writing leaves its temporary file behind. Those of `path` older than a
+// minute are removed: a write in progress (its content is produced before the file is created)
+// is never that old.
+void remove_stale_temporaries(const std::string& path) {
+  const std::string prefix = "." + fs::path(path).filename().string() + ".tmp-";
+  const auto limit = fs::file_time_type::clock::now() - std::chrono::minutes(1);
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder_of(path), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0) continue;
+    std::error_code entry_ec;
+    if (!entry.is_regular_file(entry_ec) || entry.last_write_time(entry_ec) > limit || entry_ec)
+      continue;
+    fs::remove(entry.path(), entry_ec);
+  }
+}
+
 }  // namespace
 
 void write_file_atomically(const std::string& path,
@@ -33,8 +57,7 @@ void write_file_atomically(const std::string& path,
   const std::string text = content.str();
 
   const std::string folder = folder_of(path);
-  std::string temporary =
-      (fs::path(folder) / ("." + fs::path(path).filename().string() + ".tmp-XXXXXX")).string();
+  std::string temporary = temporary_name(path);
   const int fd = mkstemp(temporary.data());
   if (fd < 0) {
     throw RuntimeFailure("cannot create a temporary file in " + quoted(folder) + ": " +
@@ -79,9 +102,25 @@ void check_writable_path(const std::string& path, const std::string& what) {
   if (fs::is_directory(path, ec)) {
     throw InputError(what + " " + quoted(path) + ": is a folder, not a file name");
   }
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {
+    throw InputError(what + " " + quoted(path) +
+                     ": exists and is not a regular file (a device, FIFO or socket), which a "
+                     "report must never replace");
+  }
   if (access(folder.c_str(), W_OK) != 0) {
     throw InputError(what + " " + quoted(path) + ": folder " + quoted(folder) + " is not writable");
   }
+  remove_stale_temporaries(path);
+  // Permissions are not the whole story (/proc is writable by root, yet takes no new file): a
+  // file is created there and removed, as the write at the end will.
+  std::string probe = temporary_name(path);
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) {
+    throw InputError(what + " " + quoted(path) + ": cannot create a file in folder " +
+                     quoted(folder) + ": " + std::strerror(errno));
+  }
+  close(fd);
+  unlink(probe.c_str());
 }
 
 }  // namespace kmini

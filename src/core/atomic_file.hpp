@@ -14,8 +14,11 @@ namespace kmini {
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& produce);
 
-// Throws InputError unless `path` can be written: its folder exists and is writable, and the
-// path is not itself a folder. Called before any run, so a long run never ends unable to write.
+// Throws InputError unless `path` can be written: its folder exists and takes a new file (one is
+// created there and removed), and the path is not a folder nor any other file that is not a
+// regular one (a device or FIFO would be replaced by the rename). Also removes the temporary
+// files a killed write to `path` left. Called before any run, so a long run never ends unable
+// to write.
 void check_writable_path(const std::string& path, const std::string& what);
 
 }  // namespace kmini

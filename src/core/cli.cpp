@@ -112,8 +112,13 @@ CliOptions parse_command_line(const std::vector<std::string>& args) {
     } else if (is_flag(arg, "--set")) {
       options.overrides.push_back(reader.value_of(arg, "--set"));
     } else if (is_flag(arg, "--report")) {
-      options.report_path = reader.value_of(arg, "--report");
-      if (options.report_path.empty()) throw InputError("--report needs a file name");
+      const std::string path = reader.value_of(arg, "--report");
+      if (path.empty()) throw InputError("--report needs a file name");
+      if (!options.report_path.empty()) {
+        throw InputError("--report given twice (" + quoted(options.report_path) + " and " +
+                         quoted(path) + "); a run writes one report");
+      }
+      options.report_path = path;
     } else if (is_flag(arg, "--format")) {
       const std::string format = reader.value_of(arg, "--format");
       if (format == "yaml") {

@@ -127,7 +127,14 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
     const std::string report_path =
         world.broadcast(options.report_path.empty() ? default_report_path(input, options.format)
                                                     : options.report_path);
-    root_check(world, [&] { check_writable_path(report_path, "--report"); });
+    root_check(world, [&] {
+      check_writable_path(report_path, "--report");
+      std::error_code ec;
+      if (std::filesystem::equivalent(report_path, options.input, ec)) {
+        throw InputError("--report " + quoted(report_path) +
+                         ": is the input file itself, which the report would replace");
+      }
+    });
 
     const NodePlacement placement = place_on_node(world);
     KokkosSession kokkos(options.kokkos_args, placement);
@@ -170,6 +177,9 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
           results.push_back(failed);
           out << "  error: " << e.what() << "\n\n";
         }
+        // A file or pipe buffers stdout in blocks: each run's table goes out when printed, so
+        // that a run killed later keeps what it showed.
+        out.flush();
       }
 
       Summary summary = summarize(results);

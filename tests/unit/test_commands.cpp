@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 
 #include "support/expect.hpp"
@@ -146,6 +147,54 @@ TEST(BadInput, ReportFolderMissing) {
   const std::string input = dir.write("in.yaml", "app: stream\nelements: 1000\n");
   expect_bad_input(kmini({"run", input, "--report", dir.file("no/such/folder/r.yaml")}),
                    "folder '" + dir.file("no/such/folder") + "' does not exist");
+}
+
+// The report is renamed over its path at the end, so a path that is not a regular file (a FIFO
+// here; a device such as /dev/null as root) or that names the input would be destroyed: refused,
+// and left as it was.
+TEST(BadInput, ReportPathsThatARenameWouldDestroy) {
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", "app: stream\nelements: 1000\n");
+  const std::string fifo = dir.file("fifo.yaml");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  expect_bad_input(kmini({"run", input, "--report", fifo}),
+                   "--report '" + fifo + "': exists and is not a regular file");
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  expect_bad_input(kmini({"run", input, "--report", input}),
+                   "--report '" + input + "': is the input file itself");
+  EXPECT_EQ(testing::read_file(input), "app: stream\nelements: 1000\n");
+  expect_bad_input(
+      kmini({"run", input, "--report", dir.file("a.yaml"), "--report", dir.file("b.yaml")}),
+      "--report given twice");
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"fifo.yaml", "in.yaml"}));
+}
+
+// /proc passes a permission check as root, yet takes no new file: the run is refused at the
+// start, not after it has run.
+TEST(BadInput, ReportFolderThatTakesNoFile) {
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", "app: stream\nelements: 1000\n");
+  const ProcessResult r = kmini({"run", input, "--report", "/proc/kmini-report.yaml"});
+  expect_bad_input(r, "--report '/proc/kmini-report.yaml': ");
+  EXPECT_EQ(r.out, "");
+}
+
+// A run killed while writing its report leaves .NAME.tmp-XXXXXX beside it; the next run to that
+// path removes those older than a minute, and leaves a younger one (a write in progress) alone.
+TEST(Commands, StaleReportTemporariesAreRemoved) {
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", "app: stream\nelements: 1000\nrepetitions: 1\n");
+  const std::string stale = dir.write(".r.yaml.tmp-abc123", "half a report");
+  const std::string young = dir.write(".r.yaml.tmp-def456", "a write in progress");
+  const std::string other = dir.write(".other.yaml.tmp-abc123", "another path's");
+  for (const std::string& old : {stale, other})
+    std::filesystem::last_write_time(
+        old, std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
+  const ProcessResult r =
+      kmini({"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{".other.yaml.tmp-abc123", ".r.yaml.tmp-def456",
+                                                     "in.yaml", "r.yaml"}));
 }
 
 TEST(BadInput, Usage) {
