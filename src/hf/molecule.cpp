@@ -132,6 +132,15 @@ Molecule read_xyz(const std::string& path, Units units) {
     if (!problem.empty()) fail(line_number, problem);
     molecule.atoms.push_back(atom);
   }
+  // A count that is too small would silently drop atoms (count 1 on water ran a lone O atom).
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (trimmed(line).empty()) continue;
+    fail(line_number, "expected " + std::to_string(count) +
+                          " atom lines (line 1's count) and then only blank lines, found " +
+                          quoted(trimmed(line)) +
+                          "; the count must match the atom lines (one molecule per file)");
+  }
   return molecule;
 }
 

@@ -289,10 +289,9 @@ TEST(HfMolecule, TheLargestClusterIsFine) {
   EXPECT_EQ(molecule_problem(cluster), "");
 }
 
-TEST(HfMolecule, ReadsLowerCaseSymbolsAndIgnoresExtraColumns) {
+TEST(HfMolecule, ReadsLowerCaseSymbolsAndIgnoresExtraColumnsAndBlankLines) {
   TempDir dir;
-  const std::string path =
-      dir.write("h2.xyz", "2\n\nh 0 0 0 extra 1\nH 0 0 0.74\r\n\nignored after the atoms\n");
+  const std::string path = dir.write("h2.xyz", "2\n\nh 0 0 0 extra 1\nH 0 0 0.74\r\n\n  \n");
   const Molecule h2 = read_xyz(path, Units::angstrom);
   ASSERT_EQ(h2.atoms.size(), 2u);
   EXPECT_EQ(h2.atoms[0].atomic_number, 1);
@@ -341,6 +340,9 @@ TEST(HfMolecule, RefusesMalformedFilesNamingPathAndLine) {
       {"an empty file", "", 1, "number of atoms"},
       {"no comment line", "1\n", 2, "comment line"},
       {"too few atom lines", "3\nc\nO 0 0 0\nH 0 1 0\n", 5, "found 2"},
+      // Count 1 on water ran a lone O atom.
+      {"more atom lines than the count", "1\nc\nO 0 0 0\nH 0 1 0\nH 1 0 0\n", 4, "'H 0 1 0'"},
+      {"a second molecule after a blank line", "1\nc\nH 0 0 0\n\n1\nc\nH 0 0 1\n", 5, "'1'"},
       {"a short atom line", "1\nc\nO 0 0\n", 3, "'O 0 0'"},
       {"a coordinate that is not a number", "1\nc\nO 0 zero 0\n", 3, "'zero'"},
   };
