@@ -77,6 +77,41 @@ std::int64_t parse_count(const std::string& text, const std::string& flag) {
   return value;
 }
 
+// Kokkos reads its numeric flags with std::stoi, whose exception would end the run as a failure
+// (exit 4, "stoi") instead of naming the flag: those are checked here, the others pass as given.
+void check_kokkos_flag(const std::string& arg) {
+  struct Numeric {
+    const char* flag;
+    std::int64_t least;
+    bool pair;  // "N" or "N,M"
+  };
+  static const Numeric numeric[] = {
+      {"--kokkos-threads", 1, false},    {"--kokkos-num-threads", 1, false},
+      {"--kokkos-numa", 1, false},       {"--kokkos-device-id", 0, false},
+      {"--kokkos-num-devices", 1, true}, {"--kokkos-ndevices", 1, true}};
+  for (const Numeric& n : numeric) {
+    const std::string prefix = std::string(n.flag) + "=";
+    if (arg.rfind(prefix, 0) != 0) continue;
+    const std::string value = arg.substr(prefix.size());
+    const std::string expected = std::string(n.flag) + ": expected a whole number of at least " +
+                                 std::to_string(n.least) + (n.pair ? " (or two, 'N,M')" : "") +
+                                 ", found " + quoted(value);
+    const char* at = value.data();
+    const char* end = value.data() + value.size();
+    for (int part = 0; part < (n.pair ? 2 : 1); ++part) {
+      std::int64_t number = -1;
+      const auto result = std::from_chars(at, end, number);
+      if (result.ec != std::errc() || number < n.least || number > 1000000)
+        throw InputError(expected);
+      at = result.ptr;
+      if (at == end) return;
+      if (*at != ',' || !n.pair || part == 1) throw InputError(expected);
+      ++at;
+    }
+    throw InputError(expected);
+  }
+}
+
 CliOptions::Command parse_command(const std::string& word) {
   if (word == "run") return CliOptions::Command::run;
   if (word == "check") return CliOptions::Command::check;
@@ -103,6 +138,7 @@ CliOptions parse_command_line(const std::vector<std::string>& args) {
   while (!reader.done()) {
     const std::string arg = reader.take();
     if (arg.rfind("--kokkos-", 0) == 0) {
+      check_kokkos_flag(arg);
       options.kokkos_args.push_back(arg);
     } else if (arg == "--help" || arg == "-h") {
       return CliOptions{};

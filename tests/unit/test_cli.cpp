@@ -51,6 +51,22 @@ TEST(Cli, ListOptions) {
   EXPECT_TRUE(o.markdown);
 }
 
+// Kokkos would throw from std::stoi (exit 4, "stoi"); the flag is named instead.
+TEST(Cli, KokkosNumbersAreChecked) {
+  EXPECT_CONTAINS(error_of({"list", "--kokkos-threads=abc"}),
+                  "--kokkos-threads: expected a whole number of at least 1, found 'abc'");
+  EXPECT_CONTAINS(error_of({"list", "--kokkos-num-threads=-5"}), "found '-5'");
+  EXPECT_CONTAINS(error_of({"list", "--kokkos-threads=0"}), "found '0'");
+  EXPECT_CONTAINS(error_of({"list", "--kokkos-threads=2x"}), "found '2x'");
+  EXPECT_CONTAINS(error_of({"list", "--kokkos-device-id="}), "--kokkos-device-id: expected");
+  EXPECT_CONTAINS(error_of({"list", "--kokkos-num-devices=2,"}), "found '2,'");
+  EXPECT_CONTAINS(error_of({"list", "--kokkos-threads=1,2"}), "found '1,2'");
+  EXPECT_EQ(parse({"list", "--kokkos-device-id=0", "--kokkos-num-devices=2,1", "--kokkos-threads=4",
+                   "--kokkos-tools-args=-x"})
+                .kokkos_args.size(),
+            4u);
+}
+
 TEST(Cli, UsageErrors) {
   EXPECT_CONTAINS(error_of({}), "no command given");
   EXPECT_CONTAINS(error_of({"rnu", "x.yaml"}), "unknown command 'rnu' (did you mean 'run'?)");
