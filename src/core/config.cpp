@@ -147,6 +147,11 @@ class InputParser {
                        "found " +
                        (runs.IsSequence() ? "an empty list" : describe_node(runs)));
     }
+    if (runs.size() > kMaxSuiteRuns) {
+      throw InputError(at(runs).str() + ": runs: a suite holds at most " +
+                       std::to_string(kMaxSuiteRuns) + " runs, found " +
+                       std::to_string(runs.size()));
+    }
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const std::string key_path = "runs[" + std::to_string(i) + "]";
       const YAML::Node run = runs[i];
@@ -444,6 +449,25 @@ std::string RunSpec::label() const {
   return label.empty() ? app->name : label;
 }
 
+namespace {
+
+// Counted before the points are made: a few lists of a hundred values each make billions.
+void check_point_count(const RunSpec& run) {
+  double points = 1.0;
+  std::string product;
+  for (const auto& [name, values] : run.sweeps) {
+    points *= static_cast<double>(values.size());
+    product += (product.empty() ? "" : " x ") + std::to_string(values.size()) + " " + name;
+  }
+  if (points > static_cast<double>(kMaxRunPoints)) {
+    throw InputError(run.mark.str() + ": " + (run.key_path.empty() ? "" : run.key_path + ": ") +
+                     "the sweeps make " + format_significant(points, 3) + " points (" + product +
+                     "); a run holds at most " + std::to_string(kMaxRunPoints));
+  }
+}
+
+}  // namespace
+
 Input load_input_text(const std::string& text, const std::string& origin,
                       const std::string& base_dir, const std::vector<Override>& overrides,
                       const AppRegistry& registry) {
@@ -452,6 +476,8 @@ Input load_input_text(const std::string& text, const std::string& origin,
   input.path = origin;
   for (const auto& override_ : overrides)
     apply_override(input, override_, registry);
+  for (const auto& run : input.runs)
+    check_point_count(run);
   for (const auto& run : input.runs) {
     if (!run.app->check) continue;
     for (const auto& point : run.points())

@@ -30,6 +30,11 @@ struct Override {
 Override parse_override(const std::string& text);
 
 // One entry of an input, checked and with defaults filled in.
+// What one input may ask for, checked before anything is expanded: each point and run is at least
+// one measurement, and a few swept lists of a hundred values would make billions of points.
+constexpr std::size_t kMaxSuiteRuns = 1000;
+constexpr std::size_t kMaxRunPoints = 10000;
+
 struct RunSpec {
   const AppSpec* app = nullptr;
   std::string key_path;  // "runs[2]", or "" for a single-run file

@@ -263,6 +263,30 @@ TEST(ConfigErrors, SuiteShape) {
   EXPECT_CONTAINS(error_of("runs:\n  - 5\n"), "runs[0]: expected a mapping with 'app:'");
 }
 
+// Counted before anything is expanded: a few lists of a hundred values make millions of points,
+// which took minutes and memory to check before.
+TEST(ConfigErrors, TooManyPointsOrRunsAreRefusedBeforeExpanding) {
+  std::string sizes;
+  for (int i = 1; i <= 100; ++i)
+    sizes += (i > 1 ? ", " : "") + std::to_string(i == 13 ? 1000 : i);
+  const std::string many = "app: demo\nsize: [" + sizes + "]\norder: [forward, backward]\n";
+  EXPECT_EQ(load(many).runs[0].points().size(), 400u);  // 100 sizes x 2 levels x 2 orders
+  std::string precisions = "[float, double";
+  for (int i = 0; i < 48; ++i)
+    precisions += i % 2 ? ", double" : ", float";
+  precisions += "]";
+  EXPECT_CONTAINS(error_of(many + "precision: " + precisions + "\n"),
+                  "in.yaml:1:1: the sweeps make 20000 points (100 size x 50 precision x 2 levels "
+                  "x 2 order); a run holds at most 10000");
+  // The same through --set.
+  EXPECT_CONTAINS(error_of(many, {"demo.precision=" + precisions}), "the sweeps make 20000 points");
+  std::string suite = "runs:\n";
+  for (int i = 0; i < 1001; ++i)
+    suite += "  - app: other\n";
+  EXPECT_CONTAINS(error_of(suite),
+                  "in.yaml:2:3: runs: a suite holds at most 1000 runs, found 1001");
+}
+
 TEST(ConfigErrors, AppChecksNameTheKey) {
   EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n    size: 13\n"),
                   "in.yaml:3:11: runs[0].size: 13 is unlucky");

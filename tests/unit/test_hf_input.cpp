@@ -5,7 +5,9 @@
 // Plain host code: no Kokkos runtime.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -309,6 +311,43 @@ TEST(HfMolecule, RefusesAtomsTooClose) {
   EXPECT_CONTAINS(problem, "0.05 Angstrom");
 }
 
+// The closest-pair check goes by grid cells: the pair it names is the one comparing every pair
+// in order names (the lowest later atom, then the lowest earlier one), and 50,000 atoms take
+// no time.
+TEST(HfMolecule, TheFirstPairTooCloseIsFoundInLinearTime) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> coordinate(-3.0, 3.0);
+  const double minimum = 0.1 * kBohrPerAngstrom;
+  for (int trial = 0; trial < 200; ++trial) {
+    Molecule molecule;
+    for (int a = 0; a < 40; ++a)
+      molecule.atoms.push_back({1, coordinate(rng), coordinate(rng), coordinate(rng)});
+    std::string expected;
+    for (std::size_t a = 0; a < molecule.atoms.size() && expected.empty(); ++a)
+      for (std::size_t b = 0; b < a && expected.empty(); ++b) {
+        const Atom &x = molecule.atoms[a], &y = molecule.atoms[b];
+        const double r = std::sqrt((x.x - y.x) * (x.x - y.x) + (x.y - y.y) * (x.y - y.y) +
+                                   (x.z - y.z) * (x.z - y.z));
+        if (r < minimum)
+          expected =
+              "atoms " + std::to_string(b + 1) + " (H) and " + std::to_string(a + 1) + " (H)";
+      }
+    const std::string problem = molecule_problem(molecule);
+    if (expected.empty()) {
+      EXPECT_EQ(problem.find("Angstrom apart"), std::string::npos) << problem;
+    } else {
+      EXPECT_EQ(problem.rfind(expected, 0), 0u) << problem << " / " << expected;
+    }
+  }
+  Molecule lattice;
+  for (int i = 0; i < 50000; ++i)
+    lattice.atoms.push_back({1, 2.0 * (i % 50), 2.0 * (i / 50 % 50), 2.0 * (i / 2500)});
+  lattice.atoms.push_back({1, 98.0, 98.0, 38.0 + 0.1});
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_CONTAINS(molecule_problem(lattice), "atoms 50000 (H) and 50001 (H)");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0);
+}
+
 TEST(HfMolecule, RefusesAnOddOrEmptyElectronCount) {
   Molecule water = read_xyz(shipped("molecules/water-001.xyz"), Units::angstrom);
   water.charge = 1;
@@ -336,6 +375,7 @@ TEST(HfMolecule, RefusesMalformedFilesNamingPathAndLine) {
       {"unknown element", "2\nc\nO 0 0 0\nXx 0 0 1\n", 4, "'Xx'"},
       {"a count that is not a number", "three\nc\nO 0 0 0\n", 1, "'three'"},
       {"a zero count", "0\nc\n", 1, "'0'"},
+      {"a count past the limit", "1000000\nc\nH 0 0 0\n", 1, "at most 30000 atoms"},
       {"a negative count", "-2\nc\n", 1, "'-2'"},
       {"an empty file", "", 1, "number of atoms"},
       {"no comment line", "1\n", 2, "comment line"},
