@@ -7,6 +7,7 @@
 #include "core/comm.hpp"
 #include "core/config.hpp"
 #include "core/device.hpp"
+#include "core/interrupt.hpp"
 #include "core/session.hpp"
 #include "core/text.hpp"
 
@@ -138,8 +139,9 @@ Tree run_section(const RunResult& run) {
     input[param.name] = Tree::from_value(spec.echoed(param.name));
   }
   out["input"] = input;
-  out["status"] = run.error.empty() ? "completed" : "error";
+  out["status"] = !run.error.empty() ? "error" : run.interrupted != 0 ? "interrupted" : "completed";
   if (!run.error.empty()) out["error"] = run.error;
+  if (run.interrupted != 0) out["interrupted_by"] = interrupt::name(run.interrupted);
   out["figure_of_merit"]["name"] = spec.app->fom.name;
   out["figure_of_merit"]["unit"] = spec.app->fom.unit;
   out["figure_of_merit"]["ceiling"] = spec.app->ceiling;
@@ -202,6 +204,7 @@ Summary summarize(const std::vector<RunResult>& runs) {
   Summary s;
   for (const auto& run : runs) {
     if (!run.error.empty()) ++s.run_errors;
+    if (run.interrupted != 0) s.interrupted = run.interrupted;
     for (const auto& r : run.results) {
       if (!r.not_applicable.empty()) {
         ++s.not_applicable;
@@ -212,6 +215,11 @@ Summary summarize(const std::vector<RunResult>& runs) {
     }
   }
   return s;
+}
+
+std::string Summary::status() const {
+  if (interrupted != 0) return "INTERRUPTED";
+  return valid() ? "VALID" : "INVALID";
 }
 
 std::string Summary::line() const {
@@ -226,7 +234,9 @@ std::string Summary::line() const {
     return "VALID with a rating of " + format_significant(*rating, 4) +
            " (1 = " + reference_device + "): " + counts + changed;
   }
-  std::string text = "INVALID: " + counts;
+  std::string text = status() + ": " + counts;
+  if (interrupted != 0)
+    text += " before " + std::string(interrupt::name(interrupted)) + " stopped it";
   if (run_errors > 0) text += ", " + std::to_string(run_errors) + " run(s) failed to complete";
   if (probe_failed) text += ", a ceiling probe failed validation";
   if (!reference_device.empty()) text += "; no rating";
@@ -235,7 +245,7 @@ std::string Summary::line() const {
 
 Tree Summary::to_tree() const {
   Tree t = Tree::map();
-  t["status"] = valid() ? "VALID" : "INVALID";
+  t["status"] = status();
   t["results"] = results;
   t["passed"] = passed;
   t["failed"] = failed;

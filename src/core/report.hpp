@@ -33,12 +33,17 @@ struct Summary {
   int not_applicable = 0;  // variants that could not run at a point, and said why
   int run_errors = 0;
   bool probe_failed = false;  // a ceiling probe failed its validation
+  int interrupted = 0;        // the signal that stopped the invocation early, or 0
   // Where the suite names a reference machine: the geometric mean of the runs' headline figures
   // over the reference's, set only when every run validated.
   std::optional<double> rating;
   std::string reference_device;        // empty when the suite names none
   std::vector<std::string> overrides;  // the --set options the inputs were changed by
-  bool valid() const { return results > 0 && failed == 0 && run_errors == 0 && !probe_failed; }
+  bool valid() const {
+    return results > 0 && failed == 0 && run_errors == 0 && !probe_failed && interrupted == 0;
+  }
+  // VALID, INVALID, or INTERRUPTED (never rated) where a signal stopped the runs early.
+  std::string status() const;
   // "VALID: 8 of 8 results passed validation" in the style of HPCG's closing line, "VALID with a
   // rating of 1.02 (1 = DEVICE): ..." for a suite with a reference.
   std::string line() const;

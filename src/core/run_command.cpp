@@ -13,6 +13,7 @@
 #include "core/dry_run.hpp"
 #include "core/error.hpp"
 #include "core/headline.hpp"
+#include "core/interrupt.hpp"
 #include "core/progress.hpp"
 #include "core/report.hpp"
 #include "core/results_table.hpp"
@@ -88,6 +89,7 @@ void print_ceilings(std::ostream& out, const Ceilings& ceilings) {
 }
 
 int exit_status(const Summary& summary) {
+  if (summary.interrupted != 0) return 128 + summary.interrupted;  // as the signal's own exit
   if (summary.run_errors > 0) return static_cast<int>(ExitCode::runtime_failure);
   if (!summary.valid()) return static_cast<int>(ExitCode::validation_failed);
   return static_cast<int>(ExitCode::ok);
@@ -136,6 +138,7 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
       }
     });
 
+    interrupt::install();
     const NodePlacement placement = place_on_node(world);
     KokkosSession kokkos(options.kokkos_args, placement);
     // Everything holding Kokkos memory lives in this scope, inside the Kokkos session.
@@ -160,8 +163,12 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
       for (const auto& run : input.runs) {
         print_run_heading(out, run);
         try {
-          results.push_back(runner.run(
-              run, [&](const std::vector<VariantResult>& point) { print_point(out, run, point); }));
+          results.push_back(runner.run(run, [&](const std::vector<VariantResult>& point) {
+            print_point(out, run, point);
+            // A file or pipe buffers stdout in blocks: each point's rows go out when printed,
+            // so that a run killed later keeps what it showed.
+            out.flush();
+          }));
         } catch (const std::exception& e) {
           progress::clear();
           // A rank cannot leave the others waiting in a collective: with several ranks a
@@ -177,9 +184,12 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
           results.push_back(failed);
           out << "  error: " << e.what() << "\n\n";
         }
-        // A file or pipe buffers stdout in blocks: each run's table goes out when printed, so
-        // that a run killed later keeps what it showed.
         out.flush();
+        if (results.back().interrupted != 0) {
+          out << "  stopped by " << interrupt::name(results.back().interrupted)
+              << ": the report holds what finished\n\n";
+          break;
+        }
       }
 
       Summary summary = summarize(results);

@@ -9,6 +9,7 @@
 #include "core/comm.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "core/text.hpp"
@@ -165,6 +166,7 @@ RunResult Runner::run(
   const auto points = run.points();
   progress::start_run(comm_.is_root(), run.label());
   for (std::size_t p = 0; p < points.size(); ++p) {
+    if ((out.interrupted = interrupt::requested(comm_)) != 0) break;
     const Params& params = points[p];
     std::vector<VariantResult> point_results;
     if (points.size() > 1) {
@@ -176,15 +178,19 @@ RunResult Runner::run(
       // The case (and the device memory it holds) lives only while its point runs.
       const std::unique_ptr<Case> problem = run.app->setup(params, context);
       for (const VariantSpec* variant : run.variants()) {
+        if ((out.interrupted = interrupt::requested(comm_)) != 0) break;
         point_results.push_back(run_variant(*problem, *run.app, *variant, params));
         point_results.back().point = swept_values(run, params);
       }
     }
+    if (point_results.empty()) break;  // stopped before its first variant
     add_speedups(point_results);
     progress::clear();
     if (on_point) on_point(point_results);
     out.results.insert(out.results.end(), point_results.begin(), point_results.end());
+    if (out.interrupted != 0) break;
   }
+  progress::clear();
   return out;
 }
 

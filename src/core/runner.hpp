@@ -39,7 +39,8 @@ struct VariantResult {
 struct RunResult {
   const RunSpec* spec = nullptr;
   std::vector<VariantResult> results;
-  std::string error;  // set when the run broke off at runtime
+  std::string error;    // set when the run broke off at runtime
+  int interrupted = 0;  // the signal that stopped it before its end (core/interrupt.hpp), or 0
 };
 
 class Runner {
