@@ -1,7 +1,9 @@
 #include "core/run_command.hpp"
 
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -93,6 +95,39 @@ int exit_status(const Summary& summary) {
   if (summary.run_errors > 0) return static_cast<int>(ExitCode::runtime_failure);
   if (!summary.valid()) return static_cast<int>(ExitCode::validation_failed);
   return static_cast<int>(ExitCode::ok);
+}
+
+// Writes the report to `path`; where that fails at the end of a run (the folder gone, the disk
+// full), to the same name in the working folder, else in $TMPDIR or /tmp, saying so on stderr:
+// a finished run's results are never lost to its report path. Returns where it went, or ""
+// where nothing could be written (said on stderr).
+std::string write_report_somewhere(const std::string& path,
+                                   const std::function<void(std::ostream&)>& produce) {
+  std::string problem;
+  try {
+    write_file_atomically(path, produce);
+    return path;
+  } catch (const RuntimeFailure& e) {
+    problem = e.what();
+  }
+  const std::string name = std::filesystem::path(path).filename().string();
+  const char* tmpdir = std::getenv("TMPDIR");
+  for (const std::string& folder :
+       {std::filesystem::current_path().string(),
+        std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp")}) {
+    const std::string fallback = (std::filesystem::path(folder) / name).string();
+    if (fallback == path) continue;
+    try {
+      write_file_atomically(fallback, produce);
+      std::cerr << "kmini: " << problem << "; the report went to " << fallback << " instead"
+                << std::endl;
+      return fallback;
+    } catch (const RuntimeFailure& e) {
+      problem += "; " + std::string(e.what());
+    }
+  }
+  std::cerr << "kmini: " << problem << "; no report was written" << std::endl;
+  return "";
 }
 
 }  // namespace
@@ -213,18 +248,19 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
       if (input.reference && !input.reference->note.empty()) {
         report["summary"]["rating"]["reference_note"] = input.reference->note;
       }
-      if (world.is_root()) {
-        write_file_atomically(report_path, [&](std::ostream& file) {
-          if (options.format == ReportFormat::json) {
-            write_json(report, file);
-          } else {
-            write_yaml(report, file);
-          }
-        });
-      }
+      const auto produce = [&](std::ostream& file) {
+        if (options.format == ReportFormat::json) {
+          write_json(report, file);
+        } else {
+          write_yaml(report, file);
+        }
+      };
+      std::string written = report_path;
+      if (world.is_root()) written = write_report_somewhere(report_path, produce);
       print_headlines(out, headlines, summary.reference_device);
       out << summary.line() << "\n"
-          << "report: " << report_path << "\n";
+          << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
+      if (written != report_path) return static_cast<int>(ExitCode::runtime_failure);
       return exit_status(summary);
     }
   } catch (const InputError& e) {

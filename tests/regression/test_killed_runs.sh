@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs that do not end as planned keep what they finished:
+#   - stopped by SIGTERM or SIGINT, a run stops at its next safe point, writes the report with
+#     what finished (summary INTERRUPTED, never VALID, never rated), has already shown those rows
+#     on standard output (a file here, so block-buffered unless flushed), and exits 128 + signal;
+#   - whose report folder vanished while it ran, a run writes the report to the working folder
+#     instead, says where, still prints its summary, and exits 4.
+#
+#   tests/regression/test_killed_runs.sh PATH/TO/kmini SCRATCH_DIR
+set -uo pipefail
+# Job control: a background job of a script otherwise ignores SIGINT, and kmini keeps a signal
+# its caller ignores.
+set -m
+
+[ $# -eq 2 ] || { echo "usage: $0 KMINI SCRATCH_DIR" >&2; exit 1; }
+kmini=$(realpath "$1")
+scratch=$(realpath -m "$2")
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+check() { echo "check: $*"; }
+
+rm -rf "$scratch"
+mkdir -p "$scratch/work"
+# POINTS points of two variants of stream; 400 take minutes.
+write_input() {
+  {
+    printf 'app: stream\nrepetitions: 20\nvariant: [copy, triad]\nelements: ['
+    for i in $(seq 1 $(($2 - 1))); do printf '%d, ' $((200000 + i)); done
+    printf '%d]\n' $((200000 + $2))
+  } >"$1"
+}
+export ASAN_OPTIONS=${ASAN_OPTIONS-detect_leaks=0}  # Open MPI leaks at exit
+export OMP_PROC_BIND=${OMP_PROC_BIND-false}
+
+# kmini run INPUT --report REPORT in the background, its output in OUT; returns once the first
+# point's row is on OUT, with the process id in $pid.
+start_and_wait_for_first_row() {
+  "$kmini" run "$1" --ceiling-elements 0 --report "$2" >"$3" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 600); do
+    grep -q 'elements=200001' "$3" 2>/dev/null && return
+    kill -0 $pid 2>/dev/null || fail "kmini ended before its first row was seen: $(cat "$3")"
+    sleep 0.1
+  done
+  fail "no row on standard output after 60 s: $(cat "$3")"
+}
+
+write_input "$scratch/long.yaml" 400
+for signal in TERM INT; do
+  case $signal in TERM) code=143 ;; INT) code=130 ;; esac
+  check "SIG$signal after the first point: exit $code, the rows shown, the report INTERRUPTED"
+  out=$scratch/out-$signal.txt
+  report=$scratch/r-$signal.yaml
+  start_and_wait_for_first_row "$scratch/long.yaml" "$report" "$out"
+  kill -$signal $pid
+  wait $pid
+  status=$?
+  [ $status -eq $code ] || fail "exit $status, expected $code: $(cat "$out")"
+  grep -q "INTERRUPTED: [0-9]* of [0-9]* results passed validation before SIG$signal stopped it" \
+    "$out" || fail "no INTERRUPTED line in: $(cat "$out")"
+  [ -f "$report" ] || fail "no report"
+  grep -q '^  status: "INTERRUPTED"$' "$report" || fail "the report's status: $(grep status: "$report")"
+  grep -q 'status: "interrupted"' "$report" || fail "the run is not marked interrupted"
+  grep -q 'elements: 200001' "$report" || fail "the first point is not in the report"
+  ! grep -q 'elements: 200400' "$report" || fail "the last point ran: the signal came too late"
+  [ -z "$(ls -A "$scratch" | grep '\.tmp-')" ] || fail "a temporary file was left"
+done
+
+check "the report's folder removed mid-run: the report in the working folder, exit 4"
+write_input "$scratch/short.yaml" 200
+mkdir -p "$scratch/gone"
+cd "$scratch/work" || fail "no working folder"
+start_and_wait_for_first_row "$scratch/short.yaml" "$scratch/gone/r.yaml" "$scratch/out-gone.txt"
+rm -rf "$scratch/gone"
+wait $pid
+status=$?
+[ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-gone.txt")"
+grep -q "the report went to .*/r.yaml instead" "$scratch/out-gone.txt" ||
+  fail "no word of where the report went: $(cat "$scratch/out-gone.txt")"
+grep -q "^VALID: 400 of 400 results passed validation" "$scratch/out-gone.txt" ||
+  fail "no summary line: $(cat "$scratch/out-gone.txt")"
+grep -q '^  status: "VALID"$' "$scratch/work/r.yaml" || fail "no whole report in the working folder"
+echo "PASS"
