@@ -138,6 +138,7 @@ class InputParser {
         throw InputError(at(value).str() + ": " + key + ": expected a string, found " +
                          describe_node(value));
       }
+      check_report_text(value, key);
       (key == "name" ? input.name : input.description) = value.Scalar();
     }
     const YAML::Node runs = root["runs"];
@@ -172,7 +173,17 @@ class InputParser {
       throw InputError(at(node).str() + ": " + key_path + ": expected a string, found " +
                        describe_node(node));
     }
+    check_report_text(node, key_path);
     return node.Scalar();
+  }
+
+  // Strings that go into the report (see yaml_value.cpp's check of the same).
+  void check_report_text(const YAML::Node& node, const std::string& key_path) const {
+    const std::string problem = report_text_problem(node.Scalar());
+    if (!problem.empty()) {
+      throw InputError(at(node).str() + ": " + key_path + ": expected text, found " + problem +
+                       " (a report holds UTF-8 text without control characters)");
+    }
   }
 
   SuiteReference parse_reference(const YAML::Node& node) const {

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -103,6 +104,48 @@ std::vector<std::string> split_words(const std::string& line) {
 
 std::string quoted(const std::string& word) {
   return "'" + word + "'";
+}
+
+std::string report_text_problem(const std::string& text) {
+  const auto hex = [](unsigned char byte) {
+    static const char digits[] = "0123456789abcdef";
+    return std::string("0x") + digits[byte >> 4] + digits[byte & 15];
+  };
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char lead = bytes[i];
+    const std::string at = " at " + std::to_string(i + 1);
+    if (lead < 0x20 || lead == 0x7f) return "control character " + hex(lead) + at;
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    // The lead byte's sequence length and the smallest code point it may encode (no overlong
+    // forms), then the continuation bytes; no surrogates, nothing past U+10FFFF.
+    int length = 0;
+    std::uint32_t code = 0, least = 0;
+    if ((lead & 0xe0) == 0xc0) {
+      length = 2, code = lead & 0x1f, least = 0x80;
+    } else if ((lead & 0xf0) == 0xe0) {
+      length = 3, code = lead & 0x0f, least = 0x800;
+    } else if ((lead & 0xf8) == 0xf0) {
+      length = 4, code = lead & 0x07, least = 0x10000;
+    } else {
+      return "byte " + hex(lead) + at + ", which is not UTF-8";
+    }
+    if (i + length > n) return "byte " + hex(lead) + at + ", which starts a cut UTF-8 sequence";
+    for (int k = 1; k < length; ++k) {
+      if ((bytes[i + k] & 0xc0) != 0x80) return "byte " + hex(lead) + at + ", which is not UTF-8";
+      code = (code << 6) | (bytes[i + k] & 0x3f);
+    }
+    if (code < least || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ||
+        (code >= 0x80 && code < 0xa0)) {
+      return "byte " + hex(lead) + at + ", which encodes no text character";
+    }
+    i += static_cast<std::size_t>(length);
+  }
+  return "";
 }
 
 }  // namespace kmini

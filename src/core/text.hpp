@@ -31,4 +31,9 @@ std::vector<std::string> split_words(const std::string& line);
 // Quotes a user-supplied word for messages: 'word'.
 std::string quoted(const std::string& word);
 
+// Why `text` cannot go into a report (the YAML and JSON readers reject it): "byte 0xff at 4,
+// which is not UTF-8" or "control character 0x07 at 2"; "" when it is valid UTF-8 without
+// control characters (positions count bytes from 1).
+std::string report_text_problem(const std::string& text);
+
 }  // namespace kmini

@@ -117,8 +117,19 @@ class ScalarParser {
     return *value;
   }
 
+  // A string goes into the report as it is: the YAML and JSON readers reject bytes that are not
+  // UTF-8 and control characters, so such a string is refused here.
+  void check_report_text(const YAML::Node& node) const {
+    const std::string problem = report_text_problem(node.Scalar());
+    if (!problem.empty()) {
+      where_.fail(node, "expected text, found " + problem +
+                            " (a report holds UTF-8 text without control characters)");
+    }
+  }
+
   std::string word(const YAML::Node& node) const {
     if (!node.IsScalar()) mismatch(node);
+    check_report_text(node);
     const std::string& text = node.Scalar();
     if (spec_.choices.empty()) return text;
     for (const auto& choice : spec_.choices) {
@@ -132,6 +143,7 @@ class ScalarParser {
 
   std::string path(const YAML::Node& node) const {
     if (!node.IsScalar() || node.Scalar().empty()) mismatch(node);
+    check_report_text(node);
     namespace fs = std::filesystem;
     fs::path file(node.Scalar());
     if (file.is_relative() && !where_.base_dir.empty()) file = fs::path(where_.base_dir) / file;

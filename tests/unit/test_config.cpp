@@ -287,6 +287,22 @@ TEST(ConfigErrors, TooManyPointsOrRunsAreRefusedBeforeExpanding) {
                   "in.yaml:2:3: runs: a suite holds at most 1000 runs, found 1001");
 }
 
+// A 0xff byte in a label made a JSON report that json.load rejected; control characters break
+// YAML readers. Refused wherever a string reaches the report: values, --set, the suite's name.
+TEST(ConfigErrors, StringsThatNoReportCanHold) {
+  EXPECT_CONTAINS(error_of("app: demo\ntitle: a\xff"
+                           "b\n"),
+                  "in.yaml:2:8: title: expected text, found byte 0xff at 2, which is not UTF-8");
+  EXPECT_CONTAINS(error_of("app: demo\nlabel: \"bell\\a\"\n"),
+                  "label: expected text, found control character 0x07 at 5");
+  EXPECT_CONTAINS(error_of("app: demo\n", {"demo.title=a\x1b[31m"}),
+                  "title: expected text, found control character 0x1b at 2");
+  EXPECT_CONTAINS(error_of("name: caf\xc3\n"
+                           "runs:\n  - app: demo\n"),
+                  "in.yaml:1:7: name: expected text, found byte 0xc3 at 4");
+  EXPECT_EQ(load("app: demo\ntitle: caf\xc3\xa9\n").runs[0].label(), "demo");
+}
+
 TEST(ConfigErrors, AppChecksNameTheKey) {
   EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n    size: 13\n"),
                   "in.yaml:3:11: runs[0].size: 13 is unlucky");

@@ -53,5 +53,28 @@ TEST(Timing, Statistics) {
   EXPECT_EQ(summarize({5.0, 1.0, 3.0}).median, 3.0);
 }
 
+// What a report may hold: the YAML and JSON readers reject what this refuses.
+TEST(Text, ReportTextIsUtf8WithoutControlCharacters) {
+  EXPECT_EQ(report_text_problem(""), "");
+  EXPECT_EQ(report_text_problem("plain ascii, with spaces"), "");
+  EXPECT_EQ(report_text_problem("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
+            "");  // e-acute, euro, emoji
+  EXPECT_EQ(report_text_problem("a\x07"), "control character 0x07 at 2");
+  EXPECT_EQ(report_text_problem("tab\there"), "control character 0x09 at 4");
+  EXPECT_EQ(report_text_problem("del\x7f"), "control character 0x7f at 4");
+  EXPECT_EQ(report_text_problem("a\xff"), "byte 0xff at 2, which is not UTF-8");
+  EXPECT_EQ(report_text_problem("\x80"), "byte 0x80 at 1, which is not UTF-8");
+  EXPECT_EQ(report_text_problem("x\xe2\x82"), "byte 0xe2 at 2, which starts a cut UTF-8 sequence");
+  EXPECT_EQ(report_text_problem("\xc3("), "byte 0xc3 at 1, which is not UTF-8");
+  // An overlong '/', a surrogate, past U+10FFFF, and a C1 control (U+0085).
+  for (const char* bad : {"\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc2\x85"})
+    EXPECT_EQ(report_text_problem(bad), std::string("byte ") +
+                                            (bad[0] == '\xc0'   ? "0xc0"
+                                             : bad[0] == '\xed' ? "0xed"
+                                             : bad[0] == '\xf4' ? "0xf4"
+                                                                : "0xc2") +
+                                            " at 1, which encodes no text character");
+}
+
 }  // namespace
 }  // namespace kmini
