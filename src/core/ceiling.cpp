@@ -5,6 +5,7 @@
 
 #include "core/config.hpp"
 #include "core/device.hpp"
+#include "core/error.hpp"
 #include "core/report.hpp"
 #include "core/runner.hpp"
 
@@ -112,6 +113,15 @@ Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std
                             "]\nprecision: double\nelements: " + std::to_string(elements) +
                             "\nrepetitions: " + std::to_string(kProbeRepetitions) + "\nwarmup: 1\n";
   const Input input = load_input_text(probe, "bandwidth probe", "", {}, registry);
+  try {
+    runner.check_memory(input.runs.front());
+  } catch (const InputError& e) {
+    // Its message points into the probe's own input; the user typed the option.
+    const std::string message = e.what();
+    throw InputError("--ceiling-elements " + std::to_string(elements) + ": the copy probe" +
+                     message.substr(message.find(": needs")) +
+                     "; give fewer elements, or 0 to skip the probe");
+  }
   const RunResult result = runner.run(input.runs.front(), nullptr);
   ceilings.measured = true;
   ceilings.elements = elements;

@@ -64,6 +64,8 @@ class ArgReader {
   std::size_t next_ = 0;
 };
 
+constexpr std::int64_t kMaxCeilingElements = 1000000000000;
+
 bool is_flag(const std::string& arg, const std::string& flag) {
   return arg == flag || arg.rfind(flag + "=", 0) == 0;
 }
@@ -165,8 +167,15 @@ CliOptions parse_command_line(const std::vector<std::string>& args) {
         throw InputError("--format: expected yaml or json, found " + quoted(format));
       }
     } else if (is_flag(arg, "--ceiling-elements")) {
-      options.ceiling_elements =
-          parse_count(reader.value_of(arg, "--ceiling-elements"), "--ceiling-elements");
+      const std::string value = reader.value_of(arg, "--ceiling-elements");
+      options.ceiling_elements = parse_count(value, "--ceiling-elements");
+      // The probe is a stream run, whose arrays hold at most 10^12 elements; past that its own
+      // check would name "bandwidth probe", not the option.
+      if (options.ceiling_elements > kMaxCeilingElements) {
+        throw InputError("--ceiling-elements: expected an integer in [0, " +
+                         std::to_string(kMaxCeilingElements) + "] (0 skips the probe), found " +
+                         quoted(value));
+      }
     } else if (arg == "--dry-run") {
       options.dry_run = true;
     } else if (arg == "--markdown") {

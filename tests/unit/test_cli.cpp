@@ -67,6 +67,15 @@ TEST(Cli, KokkosNumbersAreChecked) {
             4u);
 }
 
+TEST(Cli, CeilingElementsNamesTheOption) {
+  EXPECT_CONTAINS(error_of({"run", "x.yaml", "--ceiling-elements", "10000000000000"}),
+                  "--ceiling-elements: expected an integer in [0, 1000000000000] (0 skips the "
+                  "probe), found '10000000000000'");
+  EXPECT_CONTAINS(error_of({"run", "x.yaml", "--ceiling-elements=1e13"}), "--ceiling-elements: ");
+  EXPECT_EQ(parse({"run", "x.yaml", "--ceiling-elements", "1000000000000"}).ceiling_elements,
+            1000000000000);
+}
+
 TEST(Cli, UsageErrors) {
   EXPECT_CONTAINS(error_of({}), "no command given");
   EXPECT_CONTAINS(error_of({"rnu", "x.yaml"}), "unknown command 'rnu' (did you mean 'run'?)");

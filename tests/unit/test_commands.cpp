@@ -197,6 +197,16 @@ TEST(Commands, StaleReportTemporariesAreRemoved) {
                                                      "in.yaml", "r.yaml"}));
 }
 
+// The bandwidth probe is gated like any run: 10^12 elements are refused, naming the option.
+TEST(BadInput, ACeilingProbeThatCannotFit) {
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", "app: stream\nelements: 1000\n");
+  expect_bad_input(
+      kmini({"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "1000000000000"}),
+      "--ceiling-elements 1000000000000: the copy probe: needs ");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
+}
+
 TEST(BadInput, Usage) {
   expect_bad_input(kmini({}), "no command given");
   expect_bad_input(kmini({"frobnicate"}), "unknown command 'frobnicate'");
