@@ -86,7 +86,25 @@ class ScalarParser {
   ScalarParser(const ParamSpec& spec, const NodeContext& where) : spec_(spec), where_(where) {}
 
   [[noreturn]] void mismatch(const YAML::Node& node) const {
-    where_.fail(node, "expected " + spec_.expectation() + ", found " + describe_node(node));
+    where_.fail(node, "expected " + spec_.expectation() + ", found " + describe_node(node) +
+                          quoting_hint(node));
+  }
+
+  // A quoted "100" or "true" is a string in YAML, which a number or a yes/no is not; the
+  // message says so where the unquoted value would have been read.
+  std::string quoting_hint(const YAML::Node& node) const {
+    if (!node.IsScalar() || node.Tag() != "!") return "";
+    const std::string& text = node.Scalar();
+    bool flag = false;
+    const bool reads =
+        (spec_.type == ParamType::boolean && YAML::convert<bool>::decode(node, flag)) ||
+        ((spec_.type == ParamType::integer || spec_.type == ParamType::integer_list ||
+          spec_.type == ParamType::integers_or_name) &&
+         parse_integer(text)) ||
+        ((spec_.type == ParamType::real || spec_.type == ParamType::real_list ||
+          spec_.type == ParamType::real_matrix) &&
+         parse_real(text));
+    return reads ? " (quotes make it a string; write it without them)" : "";
   }
 
   void check_range(const YAML::Node& node, double value) const {

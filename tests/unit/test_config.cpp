@@ -303,6 +303,18 @@ TEST(ConfigErrors, StringsThatNoReportCanHold) {
   EXPECT_EQ(load("app: demo\ntitle: caf\xc3\xa9\n").runs[0].label(), "demo");
 }
 
+// Quotes make a string in YAML: "100" is no integer and 'true' no yes/no, and the message says
+// why where the unquoted value would have done.
+TEST(ConfigErrors, QuotedNumbersAndBooleansGetAHint) {
+  const std::string hint = "(quotes make it a string; write it without them)";
+  EXPECT_CONTAINS(error_of("app: demo\nsize: \"100\"\n"), "found '100' " + hint);
+  EXPECT_CONTAINS(error_of("app: demo\nomega: '0.5'\n"), "found '0.5' " + hint);
+  EXPECT_CONTAINS(error_of("app: demo\nverbose: \"true\"\n"), "found 'true' " + hint);
+  EXPECT_CONTAINS(error_of("app: demo\nsize: [1, \"2\"]\n"), "found '2' " + hint);
+  EXPECT_EQ(error_of("app: demo\nsize: \"many\"\n").find("quotes"), std::string::npos);
+  EXPECT_EQ(error_of("app: demo\nsize: 100000\n").find("quotes"), std::string::npos);
+}
+
 TEST(ConfigErrors, AppChecksNameTheKey) {
   EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n    size: 13\n"),
                   "in.yaml:3:11: runs[0].size: 13 is unlucky");
