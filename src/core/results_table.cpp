@@ -1,5 +1,7 @@
 #include "core/results_table.hpp"
 
+#include <cmath>
+
 #include "core/table.hpp"
 #include "core/text.hpp"
 
@@ -15,9 +17,14 @@ std::string optional_cell(const std::optional<double>& value, int digits) {
   return value ? format_significant(*value, digits) : "-";
 }
 
+// The relation that held: "PASS (1e-17 <= 4.44e-16)", "FAIL (1.67 > 4.44e-16)"; a value that is
+// no number fails whatever the tolerance.
 std::string validation_cell(const Validation& v) {
-  return std::string(v.passed() ? "PASS" : "FAIL") + " (" + format_significant(v.value, 3) +
-         " <= " + format_significant(v.tolerance, 3) + ")";
+  const std::string value = format_significant(v.value, 3);
+  const std::string tolerance = format_significant(v.tolerance, 3);
+  if (v.passed()) return "PASS (" + value + " <= " + tolerance + ")";
+  if (!std::isfinite(v.value)) return "FAIL (" + value + ", not a number <= " + tolerance + ")";
+  return "FAIL (" + value + " > " + tolerance + ")";
 }
 
 }  // namespace

@@ -117,6 +117,10 @@ TEST(StreamRun, InjectedErrorsFailValidationWithExitThree) {
       {"run", test_input("stream_broken.yaml"), "--report", report, "--ceiling-elements", "0"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_CONTAINS(r.out, "INVALID: 0 of 2 results passed validation");
+  // The table shows the relation that failed, not the one that was wanted.
+  EXPECT_CONTAINS(r.out, "FAIL (");
+  EXPECT_CONTAINS(r.out, " > ");
+  EXPECT_EQ(r.out.find(" <= "), std::string::npos) << r.out;
   const YAML::Node doc = YAML::LoadFile(report);
   EXPECT_FALSE(doc["ceilings"]["copy"]["measured"].as<bool>());
   for (const auto& res : doc["runs"][0]["results"]) {
