@@ -1,6 +1,8 @@
 #include "core/driver.hpp"
 
+#include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "core/build_info.hpp"
 #include "core/cli.hpp"
@@ -25,6 +27,17 @@ std::string joined_command_line(int argc, char** argv) {
   return text;
 }
 
+// Whether the launcher (Open MPI, PMIx, MPICH, MVAPICH, Slurm) made this process rank 0, or no
+// launcher did. Errors found before MPI starts (the command line) are then printed once.
+bool first_rank_or_alone() {
+  for (const char* variable :
+       {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"}) {
+    const char* value = std::getenv(variable);
+    if (value != nullptr && *value != '\0') return std::string(value) == "0";
+  }
+  return true;
+}
+
 }  // namespace
 
 int kmini_main(int argc, char** argv, const AppRegistry& registry) {
@@ -47,7 +60,7 @@ int kmini_main(int argc, char** argv, const AppRegistry& registry) {
         return run_command(options, registry, argc, argv, command_line);
     }
   } catch (const InputError& e) {
-    std::cerr << "kmini: error: " << e.what() << std::endl;
+    if (first_rank_or_alone()) std::cerr << "kmini: error: " << e.what() << std::endl;
     return static_cast<int>(ExitCode::bad_input);
   } catch (const std::exception& e) {
     std::cerr << "kmini: runtime failure: " << e.what() << std::endl;

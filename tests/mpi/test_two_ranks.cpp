@@ -59,6 +59,18 @@ TEST(TwoRanks, BadInputExitsTwoWithOneMessage) {
   EXPECT_NE(r.err.find("did you mean 'elements'?"), std::string::npos) << r.err;
 }
 
+// A command-line mistake is found before MPI starts; it too is printed once.
+TEST(TwoRanks, CommandLineErrorsArePrintedOnce) {
+  const ProcessResult r = mpirun(2, {"run", "in.yaml", "--repotr", "r.yaml"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  std::size_t kmini_lines = 0;
+  for (const auto& line : testing::nonempty_lines(r.err)) {
+    if (line.rfind("kmini:", 0) == 0) ++kmini_lines;
+  }
+  EXPECT_EQ(kmini_lines, 1u) << r.err;
+  EXPECT_NE(r.err.find("unknown option '--repotr'"), std::string::npos) << r.err;
+}
+
 TEST(TwoRanks, ValidationFailureExitsThree) {
   TempDir dir;
   const ProcessResult r = mpirun(2, {"run", test_input("stream_broken.yaml"), "--report",
