@@ -5,6 +5,14 @@
 
 #include <yaml-cpp/eventhandler.h>
 
+// yaml-cpp 0.7 stops deep nests with DeepRecursion; older versions have no such guard.
+#if __has_include(<yaml-cpp/depthguard.h>)
+#include <yaml-cpp/depthguard.h>
+#define KMINI_YAML_HAS_DEPTH_GUARD 1
+#else
+#define KMINI_YAML_HAS_DEPTH_GUARD 0
+#endif
+
 #include "core/error.hpp"
 #include "core/source_mark.hpp"
 
@@ -59,7 +67,16 @@ YAML::Node load_one_document(const std::string& text, const std::string& origin)
                        ": the input holds more than one YAML document; expected one");
     }
     return YAML::Load(text);
-  } catch (const YAML::Exception& e) {
+  }
+#if KMINI_YAML_HAS_DEPTH_GUARD
+  catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp says only "bad file", at the end of the nest.
+    throw InputError(at(origin, e.mark).str() + ": lists or mappings nested " +
+                     std::to_string(e.depth()) +
+                     " deep, past the YAML reader's limit; an input needs a few levels");
+  }
+#endif
+  catch (const YAML::Exception& e) {
     throw InputError(at(origin, e.mark).str() + ": malformed YAML: " + e.msg);
   }
 }

@@ -315,6 +315,13 @@ TEST(ConfigErrors, QuotedNumbersAndBooleansGetAHint) {
   EXPECT_EQ(error_of("app: demo\nsize: 100000\n").find("quotes"), std::string::npos);
 }
 
+// yaml-cpp stops a deep nest with "bad file"; the message names the nesting instead.
+TEST(ConfigErrors, DeepNestingIsNamed) {
+  EXPECT_CONTAINS(
+      error_of("app: demo\nsize: " + std::string(600, '[') + std::string(600, ']') + "\n"),
+      "deep, past the YAML reader's limit");
+}
+
 TEST(ConfigErrors, AppChecksNameTheKey) {
   EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n    size: 13\n"),
                   "in.yaml:3:11: runs[0].size: 13 is unlucky");
