@@ -9,6 +9,7 @@
 #include "core/comm.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
+#include "core/text.hpp"
 
 namespace kmini::bridge {
 
@@ -91,6 +92,23 @@ std::vector<double> factor_of(const Params& params, int dim) {
       for (int j = 0; j < dim; ++j)
         factor[static_cast<std::size_t>(c * dim + j)] =
             matrix[static_cast<std::size_t>(c)][static_cast<std::size_t>(j)];
+    // Lower triangular, as the covariance's Cholesky factor is: an upper factor R (R^T R =
+    // Sigma, the other convention) would give R R^T, another covariance, without a word. A zero
+    // on the diagonal makes it singular, which a covariance is refused for too.
+    for (int c = 0; c < dim; ++c) {
+      for (int j = c + 1; j < dim; ++j) {
+        if (factor[static_cast<std::size_t>(c * dim + j)] != 0.0) {
+          params.reject(key, "expected a lower-triangular factor (C C^T = Sigma), found " +
+                                 format_number(factor[static_cast<std::size_t>(c * dim + j)]) +
+                                 " at row " + std::to_string(c + 1) + ", column " +
+                                 std::to_string(j + 1) + ", above the diagonal");
+        }
+      }
+      if (factor[static_cast<std::size_t>(c * dim + c)] == 0.0) {
+        params.reject(
+            key, "the factor is singular: its diagonal entry " + std::to_string(c + 1) + " is 0");
+      }
+    }
   }
   return factor;
 }
@@ -153,7 +171,8 @@ std::vector<ParamSpec> bridge_params() {
                              "correlates the components (default: the identity)")
           .items(1, 8),
       ParamSpec::real_matrix("covariance_factor",
-                             "C with C C^T = Sigma, d x d, instead of covariance")
+                             "C with C C^T = Sigma, d x d, lower triangular with a non-zero "
+                             "diagonal, instead of covariance")
           .items(1, 8),
       ParamSpec::integers_or_name(
           "order", "bisection", {kOrderNames[0], kOrderNames[1], kOrderNames[2]},

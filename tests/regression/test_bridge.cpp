@@ -594,8 +594,8 @@ std::vector<DumpCase> dump_cases() {
                      p, 50});
   }
   {
-    // A factor that is not triangular: C C^T is the covariance whatever C's shape.
-    const std::vector<std::vector<double>> factor{{0.5, 0.2}, {-0.3, 0.8}};
+    // A factor given as such (lower triangular, as a Cholesky factor is): C C^T correlates.
+    const std::vector<std::vector<double>> factor{{0.5, 0.0}, {-0.3, 0.8}};
     Problem p;
     p.times = {0.1, 0.4, 0.5, 0.55, 1.0, 1.7};
     p.order = {6, 2, 3, 5, 1, 4};
@@ -1078,6 +1078,16 @@ TEST(BridgeBadInput, CovarianceOfTheWrongSize) {
       "covariance_factor: give either covariance or covariance_factor, not both");
   expect_rejected("dimension: 2\nx0: [1, 2, 3]\n",
                   "x0: expected one value or 2 (the dimension), found 3");
+}
+
+// An upper factor (R^T R = Sigma, the other convention) would silently give R R^T; a zero on the
+// diagonal a singular covariance, which covariance itself is refused for.
+TEST(BridgeBadInput, CovarianceFactorsThatAreNotLowerTriangularOrAreSingular) {
+  expect_rejected("dimension: 2\ncovariance_factor: [[1, 0.5], [0, 1]]\n",
+                  "covariance_factor: expected a lower-triangular factor (C C^T = Sigma), found "
+                  "0.5 at row 1, column 2, above the diagonal");
+  expect_rejected("dimension: 3\ncovariance_factor: [[1, 0, 0], [0.2, 0, 0], [0.1, 0.3, 1]]\n",
+                  "covariance_factor: the factor is singular: its diagonal entry 2 is 0");
 }
 
 TEST(BridgeBadInput, NothingToBuild) {
