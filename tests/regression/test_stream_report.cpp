@@ -188,8 +188,8 @@ double fastest_passing(const YAML::Node& run) {
 TEST(StreamRun, RatedSuiteGivesTheGeometricMeanOverTheReference) {
   TempDir dir;
   const std::string report = dir.file("rated.yaml");
-  const ProcessResult r = kmini({"run", dir.write("rated.yaml", rated_suite(false)), "--report",
-                                 report, "--ceiling-elements", "0"});
+  const ProcessResult r = kmini({"run", dir.write("rated-suite.yaml", rated_suite(false)),
+                                 "--report", report, "--ceiling-elements", "0"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_CONTAINS(r.out, "summary: each run's fastest validated result");
   EXPECT_CONTAINS(r.out, "VALID with a rating of ");
@@ -210,8 +210,8 @@ TEST(StreamRun, RatedSuiteGivesTheGeometricMeanOverTheReference) {
 TEST(StreamRun, RatedSuiteWithAFailureIsInvalidAndUnrated) {
   TempDir dir;
   const std::string report = dir.file("rated.yaml");
-  const ProcessResult r = kmini({"run", dir.write("rated.yaml", rated_suite(true)), "--report",
-                                 report, "--ceiling-elements", "0"});
+  const ProcessResult r = kmini({"run", dir.write("rated-suite.yaml", rated_suite(true)),
+                                 "--report", report, "--ceiling-elements", "0"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_CONTAINS(r.out, "INVALID: 2 of 3 results passed validation; no rating");
   const YAML::Node summary = YAML::LoadFile(report)["summary"];
