@@ -163,7 +163,7 @@ struct TreeReduction {
   static constexpr bool kReadBackEveryIteration = false;
   // A scalar per part: each parallel_reduce writes its own, whichever instance runs it.
   Kokkos::View<double[kSweepParts], Memory> parts{"himeno::gosa_parts"};
-  typename decltype(parts)::HostMirror host_parts = Kokkos::create_mirror_view(parts);
+  typename decltype(parts)::host_mirror_type host_parts = Kokkos::create_mirror_view(parts);
   int launched = 0;
 
   explicit TreeReduction(const Extents&) {}
@@ -210,7 +210,7 @@ struct BufferedReduction {
   static constexpr bool kReadBackEveryIteration = true;
   using Terms = Kokkos::View<T***, Kokkos::LayoutRight, Memory>;
   Terms terms;
-  typename Terms::HostMirror host_terms;
+  typename Terms::host_mirror_type host_terms;
   Kokkos::View<double, Memory> unused{"himeno::unused"};
 
   explicit BufferedReduction(const Extents& owned)

@@ -103,7 +103,7 @@ class HistogramCase final : public Case {
   int privatized_team_size_;  // privatized's
   Kokkos::View<double*> samples_;
   Kokkos::View<Bin*> histogram_;
-  Kokkos::View<double*>::HostMirror host_samples_;
+  Kokkos::View<double*>::host_mirror_type host_samples_;
   Kokkos::View<Bin*, Kokkos::HostSpace> host_histogram_;
   // A serial count of the same samples, in the bin type: int bins take at most 2^31 - 1 samples
   // (see check), double bins count exactly to 2^53.

@@ -73,7 +73,7 @@ class ReduceCase final : public Case {
   }
 
   Kokkos::View<T*> values_;
-  typename Kokkos::View<T*>::HostMirror host_values_;
+  typename Kokkos::View<T*>::host_mirror_type host_values_;
   Kokkos::View<double> sum_;
   double result_ = 0.0;
   double reference_ = 0.0;  // compensated host sum
