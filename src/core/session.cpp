@@ -1,9 +1,11 @@
 #include "core/session.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <utility>
 
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/kokkos_flags.hpp"
 
 namespace kmini {
 
@@ -58,7 +60,8 @@ KokkosSession::KokkosSession(std::vector<std::string> kokkos_args, const NodePla
   }
   // Kokkos reads flags from argc/argv in every version from 3.4 to 5; it keeps no pointer.
   std::vector<std::string> storage{"kmini"};
-  storage.insert(storage.end(), kokkos_args.begin(), kokkos_args.end());
+  for (std::string& arg : respelled_for_kokkos(kokkos_args, KOKKOS_VERSION))
+    storage.push_back(std::move(arg));
   std::vector<char*> argv;
   for (auto& s : storage)
     argv.push_back(s.data());

@@ -3,6 +3,7 @@
 
 #include "core/cli.hpp"
 #include "core/error.hpp"
+#include "core/kokkos_flags.hpp"
 #include "support/expect.hpp"
 
 namespace kmini {
@@ -91,6 +92,31 @@ TEST(Cli, UsageErrors) {
   EXPECT_CONTAINS(error_of({"run", "a.yaml", "--markdown"}), "--markdown does not apply");
   EXPECT_CONTAINS(error_of({"list", "a", "b"}), "at most one APP");
   EXPECT_CONTAINS(error_of({"check", "a.yaml", "--dry-run"}), "--dry-run does not apply");
+}
+
+// Either spelling of the thread count reaches Kokkos as the one its version reads: 3.4 to 3.6
+// know only --kokkos-threads, 4.3 on only --kokkos-num-threads.
+TEST(KokkosFlags, ThreadCountIsSpelledForTheVersion) {
+  const std::vector<std::string> both{"--kokkos-threads=2", "--kokkos-num-threads=3"};
+  for (int version : {30401, 30601}) {
+    EXPECT_EQ(respelled_for_kokkos(both, version),
+              (std::vector<std::string>{"--kokkos-threads=2", "--kokkos-threads=3"}))
+        << version;
+  }
+  for (int version : {30700, 40600, 50202}) {
+    EXPECT_EQ(respelled_for_kokkos(both, version),
+              (std::vector<std::string>{"--kokkos-num-threads=2", "--kokkos-num-threads=3"}))
+        << version;
+  }
+}
+
+TEST(KokkosFlags, OtherFlagsPassUnchanged) {
+  const std::vector<std::string> args{"--kokkos-device-id=1", "--kokkos-threadsafe",
+                                      "--kokkos-disable-warnings", "--kokkos-num-devices=2,1"};
+  EXPECT_EQ(respelled_for_kokkos(args, 30401), args);
+  EXPECT_EQ(respelled_for_kokkos(args, 50202), args);
+  EXPECT_EQ(respelled_for_kokkos({"--kokkos-ndevices=2"}, 30401),
+            std::vector<std::string>{"--kokkos-num-devices=2"});
 }
 
 }  // namespace
