@@ -7,6 +7,7 @@
 #include "bridge/sobol.hpp"
 #include "core/atomic_file.hpp"
 #include "core/comm.hpp"
+#include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "core/text.hpp"
@@ -147,7 +148,7 @@ std::string sobol_table_of(const Params& params) {
 }  // namespace
 
 std::string default_sobol_table() {
-  return std::string(KMINI_DATA_DIR) + "/sobol/new-joe-kuo-6.21201";
+  return data_file("sobol/new-joe-kuo-6.21201");
 }
 
 std::vector<ParamSpec> bridge_params() {
@@ -220,8 +221,13 @@ void check_bridge(const Params& params) {
   const BridgeModel model = model_of(params);
   strategy_of(params, model);
   if (params.string("normals") == "sobol") {
-    const std::string table = sobol_table_of(params);
     const char* key = params.has("sobol_table") ? "sobol_table" : "normals";
+    std::string table;
+    try {
+      table = sobol_table_of(params);
+    } catch (const InputError& e) {
+      params.reject(key, e.what());
+    }
     if (!std::filesystem::is_regular_file(table)) {
       params.reject(
           key, "the Sobol direction numbers " + table + " are missing; give sobol_table: FILE");

@@ -6,6 +6,7 @@
 
 #include "core/build_info.hpp"
 #include "core/cli.hpp"
+#include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "core/list_command.hpp"
 #include "core/run_command.hpp"
@@ -17,7 +18,8 @@ namespace {
 std::string version_text() {
   const BuildInfo& b = build_info();
   return "kmini " + b.version + " (" + b.git_revision + "), " + b.preset + " " + b.build_type +
-         ", Kokkos " + b.kokkos_version + " [" + b.kokkos_backends + "], " + b.compiler + "\n";
+         ", Kokkos " + b.kokkos_version + " [" + b.kokkos_backends + "], " + b.compiler +
+         "\ndata: " + data_folder_in_use() + "\n";
 }
 
 std::string joined_command_line(int argc, char** argv) {
@@ -44,6 +46,9 @@ int kmini_main(int argc, char** argv, const AppRegistry& registry) {
   const std::string command_line = joined_command_line(argc, argv);
   try {
     const CliOptions options = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+    // A KMINI_DATA_DIR that names no folder is refused before anything runs, not at the first
+    // run that needs a data file, which may come late in a suite or not at all.
+    if (options.command != CliOptions::Command::help) data_search_path();
     switch (options.command) {
       case CliOptions::Command::help:
         std::cout << help_text();
