@@ -16,6 +16,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 preset=openmp
 deps_only=0
+. "$root/scripts/lib/private_apt.sh"
 
 usage() {
   sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -130,18 +131,14 @@ trap '[ -z "$fetch_tmp" ] || rm -rf "$fetch_tmp"' EXIT
 fetch_kokkos_sources() {
   fetch_tmp=$(mktemp -d)
   local tmp=$fetch_tmp
-  mkdir -p "$tmp/parts" "$tmp/lists/partial" "$tmp/cache/archives/partial" "$tmp/get"
+  mkdir -p "$tmp/get"
+  private_apt_init "$tmp"
   derive_deb_src_entries "$tmp/parts"
-  local apt_opts=(
-    -o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$tmp/parts"
-    -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache"
-    -o "APT::Sandbox::User=root" -o "Acquire::Languages=none"
-  )
   say "fetching the trilinos $trilinos_upstream source package index (private apt lists)"
   # Entries of third-party repositories may have no sources; what matters is finding trilinos.
-  apt-get "${apt_opts[@]}" update -qq >"$tmp/update.log" 2>&1 || true
+  apt-get "${private_apt_opts[@]}" update -qq >"$tmp/update.log" 2>&1 || true
   local version
-  version=$(apt-cache "${apt_opts[@]}" showsrc trilinos 2>/dev/null |
+  version=$(apt-cache "${private_apt_opts[@]}" showsrc trilinos 2>/dev/null |
     sed -n 's/^Version: //p' | grep "^$trilinos_upstream" | head -n1 || true)
   if [ -z "$version" ]; then
     cat "$tmp/update.log" >&2
@@ -149,8 +146,14 @@ fetch_kokkos_sources() {
   Install Kokkos >= 3.4 and Kokkos Kernels yourself and run: Kokkos_ROOT=/their/prefix scripts/setup.sh"
   fi
   say "downloading trilinos $version (source)"
-  (cd "$tmp/get" && apt-get "${apt_opts[@]}" source --download-only -qq "trilinos=$version") >/dev/null ||
-    die "apt-get source trilinos=$version failed"
+  # Debian 13 serves trilinos' orig and debian tarballs but not its .dsc (404), which a plain
+  # `apt-get source` needs; the orig tarball, all that is used here, comes with --tar-only.
+  if ! (cd "$tmp/get" && apt-get "${private_apt_opts[@]}" source --download-only -qq "trilinos=$version") \
+    >"$tmp/source.log" 2>&1; then
+    say "apt-get source trilinos=$version failed ($(grep -m1 -E '^(E|Err):' "$tmp/source.log" || tail -n1 "$tmp/source.log")); trying --tar-only"
+    (cd "$tmp/get" && apt-get "${private_apt_opts[@]}" source --download-only --tar-only -qq "trilinos=$version") \
+      >>"$tmp/source.log" 2>&1 || { cat "$tmp/source.log" >&2; die "apt-get source trilinos=$version failed"; }
+  fi
   local tarball
   tarball=$(ls "$tmp"/get/trilinos_"$trilinos_upstream".orig.tar.* 2>/dev/null | head -n1)
   [ -n "$tarball" ] || die "the trilinos source package has no orig tarball"
