@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# Compiles every translation unit of the openmp preset (kmini and its tests), syntax only,
+# against the headers of the newest Kokkos Debian ships (libkokkos-dev, 5.x): the code that
+# builds with the Kokkos 3.4.01 of setup.sh must build with Kokkos 5 too. src/hf/scf.cpp, the one
+# file that needs Kokkos Kernels, is compiled against Trilinos' Kokkos and Kokkos Kernels 5.x
+# headers (libtrilinos-kokkos-dev, libtrilinos-kokkos-kernels-dev) where Debian serves them, and
+# is skipped, saying so, where it does not.
+#
+#   scripts/check_kokkos_compat.sh [SUBSTRING]   (only the files whose path contains it)
+#
+# The packages are built for a newer glibc than most machines have, so they are not installed:
+# `apt-get download` through package lists of its own, then `dpkg -x` into a temporary folder.
+# Their KokkosCore_config.h enables one host backend each (OpenMP; Trilinos': Serial); a private
+# copy enables both, as the openmp preset does. The compile commands come from configuring the
+# openmp preset in build/kokkos-compat (no build), so setup.sh's deps/openmp must exist.
+#
+# Exit status: 0 when every file compiled, or when the packages could not be reached (the check
+# is then skipped, and says so); 1 when a file did not compile or the check itself failed; 2 on
+# bad usage.
+# KMINI_DEBIAN_MIRROR overrides the archive (default http://deb.debian.org/debian).
+set -euo pipefail
+
+only=${1:-}
+[ $# -le 1 ] || { echo "usage: $0 [SUBSTRING]" >&2; exit 2; }
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/scripts/lib/private_apt.sh"
+mirror=${KMINI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+jobs=$(nproc 2>/dev/null || echo 2)
+start=$(date +%s)
+
+say() { echo "check_kokkos_compat.sh: $*"; }
+die() {
+  echo "check_kokkos_compat.sh: error: $*" >&2
+  exit 1
+}
+skip() {
+  say "SKIPPED: $*"
+  exit 0
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# --------------------------------------------------------------------------------------------
+# The packages, from Debian's unstable and experimental suites
+# --------------------------------------------------------------------------------------------
+[ -f "$keyring" ] || skip "no Debian archive keyring at $keyring to check packages with (apt-get install debian-archive-keyring)"
+private_apt_init "$work/apt"
+cat >"$work/apt/parts/kmini-kokkos-compat.sources" <<EOF
+Types: deb
+URIs: $mirror
+Suites: sid experimental
+Components: main
+Signed-By: $keyring
+EOF
+# apt-get update exits 0 when a list could not be fetched, only warning.
+if ! apt-get "${private_apt_opts[@]}" update -qq >"$work/update.log" 2>&1 ||
+  grep -qE '^(Err:|[WE]: Failed to fetch)' "$work/update.log"; then
+  skip "Debian's package lists at $mirror are not reachable: $(grep -m1 -E '^(Err|E|W):' "$work/update.log" || tail -n1 "$work/update.log")"
+fi
+
+# The newest version of package $1 that apt knows, or nothing.
+newest() {
+  apt-cache "${private_apt_opts[@]}" madison "$1" 2>/dev/null | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
+    sort -V | tail -n1
+}
+# Downloads package $1 at version $2 and unpacks it into $work/x/$1.
+fetch() {
+  mkdir -p "$work/debs" "$work/x/$1"
+  (cd "$work/debs" && apt-get "${private_apt_opts[@]}" download -qq "$1=$2") >"$work/download.log" 2>&1 ||
+    return 1
+  dpkg -x "$work/debs/$1_${2#*:}_"*.deb "$work/x/$1"
+}
+# KOKKOS_VERSION or KOKKOSKERNELS_VERSION (as 50202) from the config header $1.
+version_in() {
+  sed -nE 's/^#define KOKKOS(KERNELS)?_VERSION ([0-9]+)$/\2/p' "$1" | head -n1
+}
+
+kokkos_package=libkokkos-dev
+kokkos_version=$(newest "$kokkos_package")
+[ -n "$kokkos_version" ] || skip "Debian's $kokkos_package is not in the package lists of $mirror"
+fetch "$kokkos_package" "$kokkos_version" ||
+  skip "$kokkos_package $kokkos_version could not be downloaded: $(tail -n1 "$work/download.log")"
+kokkos_include=$work/x/$kokkos_package/usr/include/kokkos
+[ -f "$kokkos_include/KokkosCore_config.h" ] || die "$kokkos_package $kokkos_version has no kokkos/KokkosCore_config.h"
+[ "$(version_in "$kokkos_include/KokkosCore_config.h")" -ge 50000 ] ||
+  skip "Debian's newest $kokkos_package is $kokkos_version, not 5.x"
+
+kernels_version=$(newest libtrilinos-kokkos-kernels-dev)
+kernels_include="" kernels_kokkos_include="" kernels_note=""
+if [ -z "$kernels_version" ]; then
+  kernels_note="libtrilinos-kokkos-kernels-dev is not in the package lists"
+elif ! fetch libtrilinos-kokkos-kernels-dev "$kernels_version" || ! fetch libtrilinos-kokkos-dev "$kernels_version"; then
+  kernels_note="Trilinos $kernels_version could not be downloaded: $(tail -n1 "$work/download.log")"
+else
+  kernels_include=$work/x/libtrilinos-kokkos-kernels-dev/usr/include/trilinos
+  kernels_kokkos_include=$work/x/libtrilinos-kokkos-dev/usr/include/kokkos
+  kk=$(version_in "$kernels_include/KokkosKernels_config.h")
+  if [ "${kk:-0}" -lt 50000 ]; then
+    kernels_note="Trilinos $kernels_version carries Kokkos Kernels ${kk:-of no known version}, not 5.x"
+    kernels_include=""
+  fi
+fi
+
+# --------------------------------------------------------------------------------------------
+# Private configuration headers: Serial and OpenMP, as the openmp preset has
+# --------------------------------------------------------------------------------------------
+# Copies the configuration of the Kokkos headers in $1 into $2 with both host backends enabled.
+host_backends_config() {
+  local from=$1 to=$2 backend
+  mkdir -p "$to"
+  cp "$from/KokkosCore_config.h" "$from/KokkosCore_Config_DeclareBackend.hpp" \
+    "$from/KokkosCore_Config_FwdBackend.hpp" "$to/"
+  # A Serial-only Kokkos may bypass atomics, which Kokkos refuses beside a parallel backend.
+  sed -i 's|^#define KOKKOS_ENABLE_ATOMICS_BYPASS$|/* #undef KOKKOS_ENABLE_ATOMICS_BYPASS */|' "$to/KokkosCore_config.h"
+  for backend in SERIAL OPENMP; do
+    sed -i "s|^/\* #undef KOKKOS_ENABLE_$backend \*/|#define KOKKOS_ENABLE_$backend|" "$to/KokkosCore_config.h"
+    grep -q "^#define KOKKOS_ENABLE_$backend\$" "$to/KokkosCore_config.h" ||
+      die "cannot enable $backend in $from/KokkosCore_config.h"
+    grep -q "Kokkos_Declare_$backend.hpp" "$to/KokkosCore_Config_DeclareBackend.hpp" ||
+      sed -i "0,/^#include/s||#include <decl/Kokkos_Declare_$backend.hpp>\n#include|" "$to/KokkosCore_Config_DeclareBackend.hpp"
+    grep -q "Kokkos_Fwd_$backend.hpp" "$to/KokkosCore_Config_FwdBackend.hpp" ||
+      sed -i "0,/^#include/s||#include <fwd/Kokkos_Fwd_$backend.hpp>\n#include|" "$to/KokkosCore_Config_FwdBackend.hpp"
+  done
+}
+host_backends_config "$kokkos_include" "$work/config"
+[ -z "$kernels_include" ] || host_backends_config "$kernels_kokkos_include" "$work/config-kernels"
+
+# --------------------------------------------------------------------------------------------
+# The openmp preset's compile commands, pointed at the new headers
+# --------------------------------------------------------------------------------------------
+commands_dir=$root/build/kokkos-compat
+cmake --preset openmp -B "$commands_dir" -DKMINI_PRESET=kokkos-compat -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  >"$work/configure.log" 2>&1 ||
+  { tail -n 20 "$work/configure.log" >&2; die "configuring the openmp preset failed; run scripts/setup.sh first"; }
+
+# One script per translation unit in $work/tu/, each compiling it with -fsyntax-only and C++20
+# (Kokkos 5 requires it), the Kokkos include folder of setup.sh's Kokkos replaced by the new
+# headers; Kokkos Kernels users get Trilinos' headers, or are listed in $work/skipped. The
+# private configuration folders' path is the mark of a file that includes Kokkos.
+mkdir -p "$work/tu"
+python3 - "$commands_dir/compile_commands.json" "$work" "$root/deps" "$work/config" "$kokkos_include" \
+  "${kernels_include:+$work/config-kernels}" "$kernels_kokkos_include" "$kernels_include" "$only" <<'EOF'
+import json, re, shlex, sys
+
+commands, work, deps, config, kokkos, kconfig, kkokkos, kernels, only = sys.argv[1:10]
+uses_kernels = re.compile(r'#\s*include\s*[<"]Kokkos(Blas|Kernels|Batched|Lapack|Sparse|Graph)')
+skipped = []
+for n, entry in enumerate(json.load(open(commands))):
+    source = entry["file"]
+    if only not in source:
+        continue
+    args = shlex.split(entry["command"]) if "command" in entry else entry["arguments"]
+    kept, i = [args[0]], 1
+    while i < len(args):
+        a = args[i]
+        if a in ("-o", "-c"):
+            i += 2 if a == "-o" else 1
+            continue
+        if a == source or a.startswith("-std="):
+            i += 1
+            continue
+        if a in ("-isystem", "-I") and args[i + 1].startswith(deps):
+            i += 2
+            continue
+        joined = re.match(r"-(isystem|I)(.+)", a)
+        if joined and joined.group(2).startswith(deps):
+            i += 1
+            continue
+        kept.append(a)
+        i += 1
+    if uses_kernels.search(open(source, errors="replace").read()):
+        if not kernels:
+            skipped.append(source)
+            continue
+        includes = ["-isystem", kconfig, "-isystem", kkokkos, "-isystem", kernels]
+    else:
+        includes = ["-isystem", config, "-isystem", kokkos]
+    line = shlex.join([kept[0]] + includes + kept[1:] + ["-std=c++20", source])
+    # Half of kmini's files never include Kokkos: their dependencies (-M) say so in a fraction
+    # of a syntax check's time, and they are marked instead of compiled.
+    with open(f"{work}/tu/{n:04d}.sh", "w") as f:
+        f.write(f"cd {shlex.quote(entry['directory'])} || exit 1\n"
+                f"{line} -M >{work}/tu/{n:04d}.deps || exit 1\n"
+                f"grep -qF {shlex.quote(config)} {work}/tu/{n:04d}.deps || "
+                f"{{ touch {work}/tu/{n:04d}.unaffected; exit 0; }}\n"
+                f"{line} -fsyntax-only\n")
+    with open(f"{work}/tu/{n:04d}.source", "w") as f:
+        f.write(source + "\n")
+with open(f"{work}/skipped", "w") as f:
+    f.write("".join(s + "\n" for s in skipped))
+EOF
+
+count=$(find "$work/tu" -name '*.sh' | wc -l)
+[ "$count" -gt 0 ] || die "no translation unit of the openmp preset has '$only' in its path"
+say "Kokkos $kokkos_version ($kokkos_package) for $count translation units, $jobs at a time"
+[ -z "$kernels_include" ] || say "Kokkos Kernels from Trilinos $kernels_version for those that use it"
+# Each compile leaves its output beside its script, and a .failed mark when it fails.
+# shellcheck disable=SC2016  # the inner script's own $1
+find "$work/tu" -name '*.sh' -print0 | xargs -0 -P "$jobs" -I{} sh -c '
+  sh "$1" >"${1%.sh}.log" 2>&1 || touch "${1%.sh}.failed"' _ {}
+
+failed=0
+for mark in "$work"/tu/*.failed; do
+  [ -e "$mark" ] || continue
+  failed=$((failed + 1))
+  echo "== $(cat "${mark%.failed}.source")" >&2
+  grep -E 'error|required from here' "${mark%.failed}.log" | head -n 20 >&2
+done
+while read -r source; do
+  say "skipped ${source#"$root"/}: it needs Kokkos Kernels 5.x headers, and ${kernels_note:-none were found}"
+done <"$work/skipped"
+seconds=$(($(date +%s) - start))
+unaffected=$(find "$work/tu" -name '*.unaffected' | wc -l)
+checked=$((count - unaffected))
+if [ "$failed" -gt 0 ]; then
+  die "$failed of the $checked translation units that include Kokkos do not compile against Kokkos $kokkos_version (${seconds} s)"
+fi
+say "all $checked translation units that include Kokkos compile against Kokkos $kokkos_version; $unaffected include no Kokkos header (${seconds} s)"
