@@ -34,8 +34,9 @@ struct GBuilder::Tables {
   std::vector<ClassCut<Memory>> cuts;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> shell_density;
   QuartetScreen<Memory> screen;
-  // Per class, the quartets this build's kernels kept so far (ClassQuartets).
-  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory> kept;
+  // A chunk's kept quartets and their number (ListKept), grown to the largest chunk.
+  Kokkos::View<int*, Memory> kept_list;
+  Kokkos::View<int, Memory> kept_count;
 };
 
 // The host's part of a build where some classes are host_update or cpu: the density copied over
@@ -233,6 +234,7 @@ void GBuilder::make_plan() {
   plan_ = plan_quartets(pair_kinds_, pair_primitives_, schwarz_, plan_threshold, rank_, ranks_);
   device_ = make_tables<DeviceMemory>();
   host_.reset();
+  kept_.assign(plan_.classes.size(), 0.0);
 }
 
 template <class Memory>
@@ -255,8 +257,7 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
     host_pair_of(pair_shells_[i][0], pair_shells_[i][1]) = static_cast<int>(i);
   Kokkos::deep_copy(pair_of, host_pair_of);
   t->shells.pair_of = pair_of;
-  t->kept = Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory>(
-      "hf::quartets_kept", plan_.classes.size(), kKeptCounters);
+  t->kept_count = Kokkos::View<int, Memory>("hf::kept_count");
   const bool by_density = settings_.screening == Screening::density;
   for (const ClassPlan& c : plan_.classes) {
     t->classes.push_back(class_data<Memory>(c, schwarz_, pair_shells_, shells));
@@ -277,8 +278,7 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
 void GBuilder::screen(const Matrix<DeviceMemory>& density, Build& build) {
   const std::size_t classes = plan_.classes.size();
   build.candidates.assign(classes, 0);
-  Kokkos::deep_copy(device_->kept, 0);
-  if (host_) Kokkos::deep_copy(host_->kept, 0);
+  kept_.assign(classes, 0.0);
   build.host_offsets.assign(classes, {});
   last_.largest_density = 0.0;
   if (settings_.screening == Screening::schwarz) {
@@ -398,7 +398,7 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
       Kokkos::fence();
       part_seconds[i][k] = seconds_since(start);
       last_.seconds[i] += part_seconds[i][k];
-      const double now = kept_so_far(i);
+      const double now = kept_[i];
       part_computed[i][k] = now - before;
       before = now;
       begin = std::max(begin, end);
@@ -417,6 +417,7 @@ void GBuilder::run_class(GUpdate update, std::size_t i, std::int64_t bra_begin,
 template <class Class>
 void GBuilder::run(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build) {
   const auto [first, count] = quartet_range(i, bra_begin, bra_end, build);
+  if (count == 0) return;
   using Plain = PlainAtomicAdd<DeviceMemory>;
   using Aggregated = WarpAggregatedAdd<DeviceMemory>;
   switch (update) {
@@ -442,35 +443,44 @@ template <class Class, class Sink>
 void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::int64_t count,
                       const Sink& sink) {
   using Exec = typename Sink::Exec;
+  using Memory = typename Exec::memory_space;
   auto& t = [&]() -> auto& {
-    if constexpr (std::is_same_v<typename Exec::memory_space, DeviceMemory>)
+    if constexpr (std::is_same_v<Memory, DeviceMemory>)
       return *device_;
     else
       return *host_;
   }
   ();
+  const std::int64_t chunk = std::min(count, settings_.chunk_quartets);
+  if (static_cast<std::int64_t>(t.kept_list.extent(0)) < chunk)
+    t.kept_list = Kokkos::View<int*, Memory>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), chunk);
+  for (std::int64_t begin = first; begin < first + count; begin += chunk) {
+    Kokkos::deep_copy(t.kept_count, 0);
+    Kokkos::parallel_for(
+        kernel_label<Class>("list_kept_"),
+        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+            0, std::min(chunk, first + count - begin)),
+        ListKept<Memory>{t.classes[i], t.screen, begin, t.kept_list, t.kept_count});
+    int listed = 0;
+    Kokkos::deep_copy(listed, t.kept_count);
+    kept_[i] += listed;
+    compute_listed<Class>(stem, i, t, begin, listed, sink);
+  }
+}
+
+template <class Class, class Sink>
+void GBuilder::compute_listed(const char* stem, std::size_t i,
+                              const Tables<typename Sink::Exec::memory_space>& t,
+                              std::int64_t first, int listed, const Sink& sink) const {
+  using Exec = typename Sink::Exec;
   // Dynamic: on the host, a static split gives the first thread the plan's most contracted
   // quartets (the GPU schedules its blocks as SMs free up anyway).
   Kokkos::parallel_for(
       kernel_label<Class>(stem),
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>>(
-          0, count * Class::lanes),
-      ClassQuartets<Class, Exec, Sink>{t.pairs, t.boys, t.classes[i], t.screen, first, t.kept,
-                                       static_cast<int>(i), sink});
-}
-
-// The quartets class i's kernels kept in this build so far, on the device and the host.
-double GBuilder::kept_so_far(std::size_t i) const {
-  double n = 0.0;
-  const auto sum_row = [&](const auto& kept) {
-    const auto host =
-        Kokkos::create_mirror_view_and_copy(Host(), Kokkos::subview(kept, i, Kokkos::ALL()));
-    for (std::size_t k = 0; k < host.extent(0); ++k)
-      n += static_cast<double>(host(k));
-  };
-  sum_row(device_->kept);
-  if (host_) sum_row(host_->kept);
-  return n;
+          0, static_cast<std::int64_t>(listed) * Class::lanes),
+      ClassQuartets<Class, Exec, Sink>{t.pairs, t.boys, t.classes[i], first, t.kept_list, sink});
 }
 
 std::array<std::int64_t, 2> GBuilder::quartet_range(std::size_t i, int bra_begin, int bra_end,
@@ -566,21 +576,26 @@ void GBuilder::warm_up(const std::vector<GUpdate>& updates, const Matrix<DeviceM
   const Matrix<DeviceMemory> g("hf::g_warm_up", density.extent(0), density.extent(1));
   using Plain = PlainAtomicAdd<DeviceMemory>;
   using Aggregated = WarpAggregatedAdd<DeviceMemory>;
+  Tables<DeviceMemory>& t = *device_;
+  if (t.kept_list.extent(0) == 0)
+    t.kept_list = Kokkos::View<int*, DeviceMemory>("hf::kept_list", 1);
+  Kokkos::deep_copy(Kokkos::subview(t.kept_list, 0), 0);
   for (std::size_t i = 0; i < plan_.classes.size(); ++i) {
     if (plan_.classes[i].local_quartets() == 0) continue;
     with_class(plan_, i, [&](auto cls) {
       using Class = decltype(cls);
       for (const GUpdate update : updates) {
-        // One work item, which the kernel tests and computes: it loads the kernel and touches
-        // what it reads, as the first real launch would. The G it adds to is thrown away.
+        // The class's first candidate, computed whatever the screen would say: it loads the
+        // kernel and touches what it reads, as the first real launch would. The G it adds to is
+        // thrown away.
         switch (update) {
           case GUpdate::atomic:
-            launch<Class>("eri_atomic_", i, 0, 1,
-                          ScatterSink<Class, Device, Plain>{density, Plain{g}});
+            compute_listed<Class>("eri_atomic_", i, t, 0, 1,
+                                  ScatterSink<Class, Device, Plain>{density, Plain{g}});
             break;
           case GUpdate::warp_aggregated:
-            launch<Class>("eri_warp_aggregated_", i, 0, 1,
-                          ScatterSink<Class, Device, Aggregated>{density, Aggregated{g}});
+            compute_listed<Class>("eri_warp_aggregated_", i, t, 0, 1,
+                                  ScatterSink<Class, Device, Aggregated>{density, Aggregated{g}});
             break;
           case GUpdate::kernel_split:
           case GUpdate::host_update:
@@ -608,7 +623,7 @@ void GBuilder::finish(Build& build, const Matrix<DeviceMemory>& g) {
   last_.computed.assign(classes, 0.0);
   for (std::size_t i = 0; i < classes; ++i) {
     last_.candidates[i] = static_cast<double>(build.candidates[i]);
-    last_.computed[i] = kept_so_far(i);
+    last_.computed[i] = kept_[i];
   }
 }
 

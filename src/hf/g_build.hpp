@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,8 @@ struct GBuildSettings {
   Screening screening = Screening::density;
   double threshold = 1e-12;
   double batch_bytes = 1024.0 * 1048576.0;  // bounds the buffer of kernel_split and host_update
+  // Candidates screened per kernel launch: the list of those kept takes 4 bytes each.
+  std::int64_t chunk_quartets = std::int64_t{1} << 25;
 };
 
 // What one G build did on this rank, class by class (in the plan's order).
@@ -96,11 +99,16 @@ class GBuilder {
                  Build& build);
   template <class Class>
   void run(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build);
-  // ClassQuartets on class i's candidates [first, first + count) into `sink`.
+  // Class i's candidates [first, first + count) that the screen keeps, chunk by chunk listed
+  // (ListKept) and computed into `sink` (ClassQuartets).
   template <class Class, class Sink>
   void launch(const char* stem, std::size_t i, std::int64_t first, std::int64_t count,
               const Sink& sink);
-  double kept_so_far(std::size_t i) const;
+  // ClassQuartets on the first `listed` quartets of the tables' list, offsets from `first`.
+  template <class Class, class Sink>
+  void compute_listed(const char* stem, std::size_t i,
+                      const Tables<typename Sink::Exec::memory_space>& t, std::int64_t first,
+                      int listed, const Sink& sink) const;
   template <class Class>
   void split(std::size_t i, int bra_begin, int bra_end, Build& build);
   template <class Class>
@@ -133,6 +141,7 @@ class GBuilder {
   double threshold_scale_ = 1.0;
   QuartetPlan plan_;
   GBuildRecord last_;
+  std::vector<double> kept_;  // per class, the quartets this build has computed so far
   double batch_capacity_ = 0.0;
   std::unique_ptr<Tables<DeviceMemory>> device_;
   std::unique_ptr<Tables<Kokkos::HostSpace>> host_;  // made when a host variant first runs

@@ -1,8 +1,9 @@
 // The G-build kernels, shared by every update variant.
 //
-// `ClassQuartets` is the one kernel that computes integrals: each of a class's candidate quartets
-// (this build's prefixes, class_data.hpp) that the screen keeps (quartet_screen.hpp) is computed
-// by Class::lanes threads (eri.hpp), each handing its share of the integrals to a sink:
+// `ListKept` lists which of a chunk of a class's candidate quartets (this build's prefixes,
+// class_data.hpp) the screen keeps (quartet_screen.hpp). `ClassQuartets`, the one kernel that
+// computes integrals, then computes each listed quartet by Class::lanes threads (eri.hpp), each
+// handing its share of the integrals to a sink:
 //   - ScatterSink adds their contributions to G (atomic, warp_aggregated, cpu);
 //   - StoreSink writes them to a buffer (kernel_split's first kernel, host_update's device part).
 //
@@ -117,20 +118,39 @@ struct StoreSink {
   }
 };
 
-// Where ClassQuartets counts the quartets it kept: a few counters per class, each warp adding to
-// one of them, since a billion atomics on one address would queue.
-constexpr int kKeptCounters = 64;
+// Appends the offset (from `first`) of each of the candidates [first, first + count) that the
+// screen keeps to `list`, counting them in `listed`.
+//
+// Computing the candidates as they come left a thread idle for every quartet the screen drops
+// while its warp computed the others, and density screening drops about half of a large
+// cluster's candidates. Listed first, every thread of ClassQuartets computes. A warp appends its
+// kept quartets in lane order with one atomic, so the list keeps the plan's order within each
+// warp's run, and warps that ran together lie close: a warp of ClassQuartets still gets kets of
+// about equal contraction loops.
+template <class Memory>
+struct ListKept {
+  ClassData<Memory> data;
+  QuartetScreen<Memory> screen;
+  std::int64_t first = 0;
+  Kokkos::View<int*, Memory> list;
+  Kokkos::View<int, Memory> listed;
 
-// The class's candidate quartets [first, first + count) of this rank, each by Class::lanes
-// consecutive work items; the quartets kept are added up in kept(slot, *).
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t w) const {
+    int p, q;
+    data.quartet(first + w, p, q);
+    if (!screen.keeps(data.bra_pairs(p), data.ket_pairs(q))) return;
+    list(reduce::atomic_fetch_add_match(&listed(), 1)) = static_cast<int>(w);
+  }
+};
+
+// The listed quartets first + list(0 .. count), each by Class::lanes consecutive work items.
 //
 // One work item per lane, launched as a parallel_for so that the GPU hands out blocks as SMs
 // free up: the plan's lists start with the most contracted pairs, whose quartets cost up to a
 // thousand times the lightest, and a parallel_reduce (whose grid Kokkos caps, each block taking
 // a contiguous range) left a few blocks with all the heavy ones. Teams that first gathered each
 // chunk's kept quartets in scratch memory were slower too: their barriers made each warp wait
-// for the slowest in its team (docs/performance-notes.md has both). A quartet the screen drops
-// leaves its thread idle while its warp computes the others.
+// for the slowest in its team (docs/performance-notes.md has both).
 template <class Class, class Exec, class Sink>
 struct ClassQuartets {
   using Memory = typename Exec::memory_space;
@@ -138,23 +158,17 @@ struct ClassQuartets {
   ShellPairs<Memory> pairs;
   BoysTable<Memory> boys;
   ClassData<Memory> data;
-  QuartetScreen<Memory> screen;
   std::int64_t first = 0;
-  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, Memory> kept;
-  int slot = 0;
+  Kokkos::View<const int*, Memory> list;
   Sink sink;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t w) const {
-    const std::int64_t t = first + w / Class::lanes;
+    const std::int64_t t = first + list(w / Class::lanes);
     LaneFunctions<Class> functions;
     functions.lane = static_cast<int>(w % Class::lanes);
     int p, q;
     data.quartet(t, p, q);
     const int bra = data.bra_pairs(p), ket = data.ket_pairs(q);
-    if (!screen.keeps(bra, ket)) return;
-    if (functions.lane == 0)
-      reduce::atomic_add_match(&kept(slot, static_cast<int>((w >> 5) % kKeptCounters)),
-                               std::int64_t{1});
     const double weight =
         quartet_layout(pairs, bra, ket, data.diagonal() && p == q, functions.first);
     double eri[Class::lane_integrals];

@@ -1,0 +1,213 @@
+// The G build (hf/g_build.hpp) of two waters in 6-31G from a random density, by every update,
+// against G summed function by function from the whole ERI tensor; and the kept quartets listed
+// in many small chunks, as a large cluster's are, against one chunk per class.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hf/basis_set.hpp"
+#include "hf/boys.hpp"
+#include "hf/eri.hpp"
+#include "hf/g_build.hpp"
+#include "hf/molecular_basis.hpp"
+#include "hf/molecule.hpp"
+#include "hf/shell_pairs.hpp"
+
+namespace kmini::hf {
+namespace {
+
+using Host = Kokkos::HostSpace;
+using DeviceMatrix = Matrix<DeviceMemory>;
+
+constexpr GUpdate kUpdates[] = {GUpdate::atomic, GUpdate::warp_aggregated, GUpdate::kernel_split,
+                                GUpdate::host_update, GUpdate::cpu};
+
+// Two waters 3 angstrom apart: every class, and pairs between the molecules that Schwarz and
+// density screening drop at loose thresholds.
+MolecularBasis two_waters() {
+  const std::string root = std::string(KMINI_SOURCE_DIR) + "/inputs/";
+  return place_basis(
+      read_gaussian94(root + "basis/6-31g.gbs"),
+      molecule_from_atoms({"O 0 0 0", "H 0.757 0.586 0", "H -0.757 0.586 0", "O 0.3 0.2 3.0",
+                           "H 1.057 0.786 3.0", "H -0.457 0.786 3.1"},
+                          Units::angstrom));
+}
+
+// A symmetric density whose elements' magnitudes spread over `decades` decades below 1.
+std::vector<double> random_density(int n, double decades, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<double> d(static_cast<std::size_t>(n) * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j)
+      d[i * n + j] = d[j * n + i] =
+          (unit(rng) < 0.5 ? -1.0 : 1.0) * std::pow(10.0, -decades * unit(rng));
+  return d;
+}
+
+// (ij|kl) for every four functions, each canonical pairs' block placed at its 8 permutations.
+std::vector<double> eri_tensor(const MolecularBasis& basis) {
+  const int n = basis.functions;
+  const auto list = canonical_pairs(basis);
+  const ShellPairs<Host> pairs = make_shell_pairs(basis, list, 0.0);
+  const BoysTable<Host> boys = make_boys_table<Host>();
+  std::vector<double> eri(static_cast<std::size_t>(n) * n * n * n, 0.0);
+  const auto at = [n](int i, int j, int k, int l) {
+    return ((static_cast<std::size_t>(i) * n + j) * n + k) * n + l;
+  };
+  for (int bra = 0; bra < static_cast<int>(list.size()); ++bra) {
+    for (int ket = 0; ket < static_cast<int>(list.size()); ++ket) {
+      const auto& shells = basis.shells;
+      const int bra_kind = pair_kind(shells[list[bra][0]].l, shells[list[bra][1]].l);
+      const int ket_kind = pair_kind(shells[list[ket][0]].l, shells[list[ket][1]].l);
+      if (bra_kind < ket_kind) continue;  // the class has the higher kind in the bra
+      with_quartet_class(bra_kind, ket_kind, [&](auto cls) {
+        using Class = decltype(cls);
+        double block[Class::integrals];
+        eri_quartet<Class>(pairs, boys, bra, ket, block);
+        const int fa = shells[list[bra][0]].first_function,
+                  fb = shells[list[bra][1]].first_function;
+        const int fc = shells[list[ket][0]].first_function,
+                  fd = shells[list[ket][1]].first_function;
+        for (int a = 0; a < Class::na; ++a)
+          for (int b = 0; b < Class::nb; ++b)
+            for (int c = 0; c < Class::nc; ++c)
+              for (int d = 0; d < Class::nd; ++d) {
+                const double x = block[((a * Class::nb + b) * Class::nc + c) * Class::nd + d];
+                const int i = fa + a, j = fb + b, k = fc + c, l = fd + d;
+                for (const auto& [p, q, r, s] : {std::array<int, 4>{i, j, k, l},
+                                                 {j, i, k, l},
+                                                 {i, j, l, k},
+                                                 {j, i, l, k},
+                                                 {k, l, i, j},
+                                                 {l, k, i, j},
+                                                 {k, l, j, i},
+                                                 {l, k, j, i}})
+                  eri[at(p, q, r, s)] = x;
+              }
+      });
+    }
+  }
+  return eri;
+}
+
+// G_ij = sum_kl D_kl ((ij|kl) - (ik|jl) / 2).
+std::vector<double> reference_g(const std::vector<double>& eri, const std::vector<double>& d,
+                                int n) {
+  std::vector<double> g(static_cast<std::size_t>(n) * n, 0.0);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double sum = 0.0;
+      for (int k = 0; k < n; ++k)
+        for (int l = 0; l < n; ++l)
+          sum +=
+              d[k * n + l] * (eri[((static_cast<std::size_t>(i) * n + j) * n + k) * n + l] -
+                              0.5 * eri[((static_cast<std::size_t>(i) * n + k) * n + j) * n + l]);
+      g[i * n + j] = sum;
+    }
+  return g;
+}
+
+DeviceMatrix device_matrix(const std::vector<double>& values, int n) {
+  DeviceMatrix m("test::matrix", n, n);
+  const auto host = Kokkos::create_mirror_view(m);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      host(i, j) = values[i * n + j];
+  Kokkos::deep_copy(m, host);
+  return m;
+}
+
+struct Built {
+  std::vector<double> g;
+  double computed = 0.0, candidates = 0.0;
+};
+
+Built build(const MolecularBasis& basis, const GBuildSettings& settings, GUpdate update,
+            const DeviceMatrix& density) {
+  const int n = basis.functions;
+  GBuilder builder(basis, settings, 0, 1);
+  DeviceMatrix g("test::g", n, n);
+  builder.build(update, density, g);
+  const auto host = Kokkos::create_mirror_view_and_copy(Host(), g);
+  Built out;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      out.g.push_back(host(i, j));
+  out.computed = builder.last().total_computed();
+  for (const double c : builder.last().candidates)
+    out.candidates += c;
+  return out;
+}
+
+double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double largest = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    largest = std::max(largest, std::abs(a[k] - b[k]));
+  return largest;
+}
+
+const char* name_of(GUpdate update) {
+  switch (update) {
+    case GUpdate::atomic:
+      return "atomic";
+    case GUpdate::warp_aggregated:
+      return "warp_aggregated";
+    case GUpdate::kernel_split:
+      return "kernel_split";
+    case GUpdate::host_update:
+      return "host_update";
+    case GUpdate::cpu:
+      return "cpu";
+  }
+  return "?";
+}
+
+TEST(HfGBuild, EveryUpdateGivesTheWholeTensorsGInOneChunkAndInMany) {
+  const MolecularBasis basis = two_waters();
+  const int n = basis.functions;
+  std::mt19937_64 rng(7);
+  const std::vector<double> d = random_density(n, 1.0, rng);
+  const std::vector<double> want = reference_g(eri_tensor(basis), d, n);
+  const DeviceMatrix density = device_matrix(d, n);
+  for (const std::int64_t chunk : {std::int64_t{1} << 25, std::int64_t{97}}) {
+    for (const GUpdate update : kUpdates) {
+      GBuildSettings settings;
+      settings.screening = Screening::schwarz;
+      settings.threshold = 1e-14;  // what it drops moves G by far less than the tolerance
+      settings.chunk_quartets = chunk;
+      const Built got = build(basis, settings, update, density);
+      EXPECT_LT(largest_difference(got.g, want), 1e-10)
+          << name_of(update) << ", chunks of " << chunk;
+    }
+  }
+}
+
+// Density screening of a density spread over eight decades drops quartets all through the
+// lists; listed 97
+// candidates at a time, every chunk boundary falls somewhere among them.
+TEST(HfGBuild, ManyChunksComputeTheQuartetsAndGOfOne) {
+  const MolecularBasis basis = two_waters();
+  const int n = basis.functions;
+  std::mt19937_64 rng(11);
+  const DeviceMatrix density = device_matrix(random_density(n, 8.0, rng), n);
+  for (const GUpdate update : kUpdates) {
+    GBuildSettings settings;
+    settings.screening = Screening::density;
+    settings.threshold = 1e-6;
+    const Built whole = build(basis, settings, update, density);
+    settings.chunk_quartets = 97;
+    const Built chunked = build(basis, settings, update, density);
+    EXPECT_GT(whole.computed, 0.0) << name_of(update);
+    EXPECT_LT(whole.computed, 0.9 * whole.candidates) << name_of(update);
+    EXPECT_GT(whole.candidates, 50.0 * 97.0) << name_of(update);
+    EXPECT_EQ(chunked.computed, whole.computed) << name_of(update);
+    EXPECT_LT(largest_difference(chunked.g, whole.g), 1e-12) << name_of(update);
+  }
+}
+
+}  // namespace
+}  // namespace kmini::hf
