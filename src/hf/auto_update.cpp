@@ -41,6 +41,10 @@ void AutoUpdate::build(GBuilder& builder, const Matrix<DeviceMemory>& density,
     builder.build_by_class(choice_, density, g);
     return;
   }
+  if (builds_++ == 0) {
+    builder.build(candidates_.front(), density, g);
+    return;
+  }
   builder.warm_up(candidates_, density);
   std::vector<std::vector<double>> seconds, computed;  // [class][candidate]
   builder.build_in_parts(candidates_, density, g, seconds, computed);

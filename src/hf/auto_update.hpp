@@ -4,12 +4,18 @@
 // plain ones, and kernel_split's gather needs many shells to fill the GPU), so auto measures
 // instead of following a table.
 //
-// The trial is the SCF's first G build: every candidate's kernels are first loaded on no work
-// (GBuilder::warm_up), then each class's bras are split into as many consecutive ranges of
-// about equal quartet counts as there are candidates, range k computed by candidate k and timed
-// on its own. A candidate's rate for a class is its time per quartet computed; from the second
-// build on each class takes its fastest. The trial is a real SCF iteration, so it costs only
-// what its slower candidates lose on their share of one build (trial_overhead).
+// The trial is the SCF's second G build: every candidate's kernels are first loaded on no work
+// (GBuilder::warm_up), then each class's quartets are split into stripes of about equal quartet
+// counts, candidate k computing every k-th (GBuilder::build_in_parts) and timed on its own. A
+// candidate's rate for a class is its time per quartet computed; from the third build on each
+// class takes its fastest. The trial is a real SCF iteration, so it costs only what its slower
+// candidates lose on their share of one build (trial_overhead).
+//
+// The first build, from the guess, takes the first candidate: the guess's density is atoms
+// alone, so the quartets it keeps are those with a pair or a pairing on one atom, and the rates
+// they gave were not those of the SCF's later builds (on the H100, for 128 waters in 6-31G, a
+// trial on the guess gave (pp|ss) to plain atomics, which then took 133 ms a build where
+// warp-aggregated atomics had taken 72).
 #pragma once
 
 #include <functional>
@@ -50,6 +56,7 @@ class AutoUpdate {
   std::vector<GUpdate> candidates_;
   std::function<double(double)> slowest_rank_;
   bool decided_ = false;
+  int builds_ = 0;
   std::vector<GUpdate> choice_;
   std::vector<std::vector<double>> rates_;
   double overhead_ = 0.0, trial_seconds_ = 0.0;

@@ -201,6 +201,11 @@ void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
 // build keeps and the largest primitive quartet left out.
 constexpr double kProductCutoffPerThreshold = 1e-5;
 
+// build_in_parts gives each part this many stripes, every parts-th: a class's lists start with
+// its longest ket prefixes (whose quartets share a bra, and so its G block, run after run) and end
+// with its shortest, and a part of consecutive bras measured only one end.
+constexpr std::size_t kStripesPerPart = 4;
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -383,24 +388,26 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
     const std::vector<std::int64_t>& at = offsets(i, build);
     int begin = c.bra_begin;
     double before = 0.0;
-    for (std::size_t k = 0; k < parts; ++k) {
-      // The first bra whose quartets start at or past (k + 1) / parts of the class's.
-      const std::int64_t target =
-          build.candidates[i] * static_cast<std::int64_t>(k + 1) / static_cast<std::int64_t>(parts);
+    const std::size_t stripes = parts * kStripesPerPart;
+    for (std::size_t k = 0; k < stripes; ++k) {
+      // The first bra whose quartets start at or past (k + 1) / stripes of the class's.
+      const std::int64_t target = build.candidates[i] * static_cast<std::int64_t>(k + 1) /
+                                  static_cast<std::int64_t>(stripes);
       const int end =
-          k + 1 == parts
+          k + 1 == stripes
               ? c.bra_end
               : c.bra_begin + static_cast<int>(std::lower_bound(at.begin(), at.end() - 1, target) -
                                                at.begin());
+      const std::size_t part = k % parts;
       Kokkos::fence();
       const auto start = std::chrono::steady_clock::now();
-      if (end > begin) run_class(parts_updates[k], i, begin, end, build);
+      if (end > begin) run_class(parts_updates[part], i, begin, end, build);
       Kokkos::fence();
-      part_seconds[i][k] = seconds_since(start);
-      last_.seconds[i] += part_seconds[i][k];
-      const double now = kept_[i];
-      part_computed[i][k] = now - before;
-      before = now;
+      const double seconds = seconds_since(start);
+      part_seconds[i][part] += seconds;
+      last_.seconds[i] += seconds;
+      part_computed[i][part] += kept_[i] - before;
+      before = kept_[i];
       begin = std::max(begin, end);
     }
   }

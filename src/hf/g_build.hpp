@@ -60,9 +60,10 @@ class GBuilder {
   // class can take the update that suits it.
   void build_by_class(const std::vector<GUpdate>& updates, const Matrix<DeviceMemory>& density,
                       const Matrix<DeviceMemory>& g);
-  // The same with each class's quartets split into parts_updates.size() consecutive bra ranges
-  // of about equal quartet counts, range k built by parts_updates[k] and timed on its own:
-  // part_seconds[class][k] and part_computed[class][k] (auto's trial).
+  // The same with each class's quartets split into stripes of consecutive bras, of about equal
+  // quartet counts, a few per part: part k, every k-th stripe, is built by parts_updates[k] and
+  // timed on its own, its sums in part_seconds[class][k] and part_computed[class][k] (auto's
+  // trial).
   void build_in_parts(const std::vector<GUpdate>& parts_updates,
                       const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g,
                       std::vector<std::vector<double>>& part_seconds,

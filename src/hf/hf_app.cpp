@@ -72,10 +72,11 @@ const std::array<HfVariant, 6>& variant_table() {
        "(5)/(6))",
        true, GUpdate::cpu, openmp_backend_missing},
       {"auto",
-       "the fastest update class by class, timed in the SCF's first G build: each class's "
-       "quartets are shared out among atomic, warp_aggregated and kernel_split "
-       "(and cpu on a host-only build), and each class keeps the one with the least time per "
-       "quartet; metrics auto_chose_NAME_for_CLASS say which",
+       "the fastest update class by class, timed in the SCF's second G build (the first, "
+       "from the guess, takes atomic): each class's quartets are shared out in stripes among "
+       "atomic, warp_aggregated and kernel_split (and cpu on a host-only build), and each "
+       "class keeps the one with the least time per quartet; metrics "
+       "auto_chose_NAME_for_CLASS say which",
        false, GUpdate::atomic, nothing_missing},
   }};
   return rows;

@@ -502,7 +502,7 @@ TEST(HfKernelSplit, EnergiesAreBitwiseReproducible) {
 // ------------------------------------------------------------------------------------------
 
 TEST(HfAuto, IsTheDefaultAndGivesEveryClassOneOfItsCandidates) {
-  // auto shares each class's quartets in the SCF's first G build among atomic, warp_aggregated
+  // auto shares each class's quartets in the SCF's second G build among atomic, warp_aggregated
   // and kernel_split (and cpu on a host build with OpenMP), then gives each class
   // the one with the least time per quartet.
   TempDir dir;
