@@ -29,18 +29,26 @@ void IncrementalG::next(const DeviceMatrix& density, const DeviceMatrix& g, cons
     previous_g_ = DeviceMatrix("hf::previous_g", n, n);
     change_ = DeviceMatrix("hf::density_change", n, n);
   }
-  last_full_ = mode_ == FockBuild::full || builds_ % full_rebuild_every_ == 0;
+  double relative = 1.0;
+  if (mode_ == FockBuild::incremental && builds_ > 0) {
+    combine("hf::density_change", change_, density, previous_density_, -1.0);
+    const double whole = largest_magnitude("hf::largest_density", density);
+    if (whole > 0.0) relative = largest_magnitude("hf::largest_density_change", change_) / whole;
+  }
+  const bool loose = relative >= kLooseAbove;
+  last_full_ = mode_ == FockBuild::full || builds_ == 0 || since_full_ >= full_rebuild_every_ ||
+               (loose_since_full_ && !loose);
   if (last_full_) {
     last_scale_ = 1.0;
     build(density, g, last_scale_);
+    since_full_ = 1;
+    loose_since_full_ = false;
   } else {
-    combine("hf::density_change", change_, density, previous_density_, -1.0);
-    const double whole = largest_magnitude("hf::largest_density", density);
-    const double relative =
-        whole > 0.0 ? largest_magnitude("hf::largest_density_change", change_) / whole : 1.0;
-    last_scale_ = relative < kTightestScale ? kTightestScale : relative > 1.0 ? 1.0 : relative;
+    last_scale_ = loose ? 1.0 : relative < kTightestScale ? kTightestScale : relative;
     build(change_, g, last_scale_);
     combine("hf::add_previous_g", g, g, previous_g_, 1.0);
+    ++since_full_;
+    loose_since_full_ = loose_since_full_ || loose;
   }
   Kokkos::deep_copy(previous_density_, density);
   Kokkos::deep_copy(previous_g_, g);

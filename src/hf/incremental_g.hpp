@@ -2,17 +2,23 @@
 //
 // G is linear in the density, so G(D_n) = G(D_{n-1}) + G(D_n - D_{n-1}). As an SCF converges the
 // change shrinks, and with density screening (quartet_screen.hpp) so does the number of
-// quartets whose contribution to G(D_n - D_{n-1}) can reach the threshold: late iterations cost a
-// fraction of a full build. Each skipped contribution is below the threshold, but they add up:
-// late in an SCF the change is small and spread over the whole matrix, so that nearly every
-// quartet is skipped, each with a contribution close to its bound, and the skipped parts of
-// successive changes do not cancel. Screened at the full build's threshold, that noise (1e-7
-// hartree a build for 64 to 128 waters in 6-31G at 1e-11, measured on the H100) kept the SCF from
-// converging to 1e-9. So a change is screened at the threshold times
-// max|change| / max|density|, but never tighter than kTightestScale times it: early changes
-// are as large as the density and screened like it; late ones, a thousandth as tight, still
-// skip all but the largest quartets, since their density is a billionth. A full build every
-// `full_rebuild_every` builds starts the sum afresh.
+// quartets whose contribution to G(D_n - D_{n-1}) can reach the threshold. Each skipped
+// contribution is below the threshold, as in a full build, but the skipped parts of successive
+// changes add up instead of repeating: late in an SCF the change is small and spread over the
+// whole matrix, so that nearly every quartet is skipped, each with a contribution close to its
+// bound. Screened at the full build's threshold, that noise (1e-7 hartree a build for 64 to 128
+// waters in 6-31G at 1e-11, measured on the H100) kept the SCF from converging to 1e-9.
+//
+// So a build takes one of three forms, by the change's size r = max|change| / max|density|:
+//   - loose, while r >= kLooseAbove: the change at the full build's threshold. Each build errs
+//     by about what a full build does, and the energy still moves by far more than that
+//     (1e-6 hartree and more for 128 waters); the sum of these errors is dropped by:
+//   - full: the first build after loose ones whose change falls below kLooseAbove, every
+//     `full_rebuild_every`-th build since the last full one, and the first;
+//   - tight, after that: the change at the threshold times r, but never tighter than
+//     kTightestScale times it. Late changes, a thousandth as tight, still skip all but the
+//     largest quartets, since their density is a billionth, and their noise stays below what
+//     the convergence test can see.
 #pragma once
 
 #include <functional>
@@ -33,6 +39,7 @@ class IncrementalG {
   using Build = std::function<void(const DeviceMatrix& density, const DeviceMatrix& g,
                                    double threshold_scale)>;
 
+  static constexpr double kLooseAbove = 1e-3;
   static constexpr double kTightestScale = 1e-3;
 
   IncrementalG(FockBuild mode, int full_rebuild_every);
@@ -48,6 +55,8 @@ class IncrementalG {
   FockBuild mode_;
   int full_rebuild_every_;
   int builds_ = 0;
+  int since_full_ = 0;  // builds since the last full one, that one included
+  bool loose_since_full_ = false;
   bool last_full_ = true;
   double last_scale_ = 1.0;
   DeviceMatrix previous_density_, previous_g_, change_;

@@ -58,12 +58,13 @@ struct LinearG {
   }
 };
 
-// Densities that converge as an SCF's do: each the last plus a change ten times smaller.
-std::vector<DeviceMatrix> converging_densities(std::mt19937_64& rng, int n, int count) {
+// Densities that converge as an SCF's do: each the last plus a change `ratio` times smaller.
+std::vector<DeviceMatrix> converging_densities(std::mt19937_64& rng, int n, int count,
+                                               double ratio = 0.1) {
   std::vector<DeviceMatrix> out{random_matrix(rng, n, 1.0)};
   for (int k = 1; k < count; ++k) {
     DeviceMatrix next("next", n, n);
-    const DeviceMatrix change = random_matrix(rng, n, std::pow(0.1, k));
+    const DeviceMatrix change = random_matrix(rng, n, std::pow(ratio, k));
     const DeviceMatrix last = out.back();
     Kokkos::parallel_for(
         "test::next_density", Kokkos::RangePolicy<Device>(0, n * n),
@@ -78,8 +79,17 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
   std::mt19937_64 rng(17);
   const int n = 12;
   LinearG linear{random_matrix(rng, n, 1.0)};
-  const std::vector<DeviceMatrix> densities = converging_densities(rng, n, 7);
-  for (const int every : {1, 3, 100}) {
+  // The changes are 0.3, 0.09, ... of the first density, whose largest element is 1 to 1.5:
+  // builds 1 to 5 change it by 2e-3 or more and are loose (at the full threshold), build 6 is
+  // the full one that ends them, and builds 7 and 8 are tight, unless the schedule rebuilds.
+  const std::vector<DeviceMatrix> densities = converging_densities(rng, n, 9, 0.3);
+  const std::vector<std::vector<bool>> full_builds{
+      {true, true, true, true, true, true, true, true, true},
+      {true, false, false, true, false, false, true, false, false},
+      {true, false, false, false, false, false, true, false, false}};
+  const int everies[] = {1, 3, 100};
+  for (int e = 0; e < 3; ++e) {
+    const int every = everies[e];
     SCOPED_TRACE("full_rebuild_every " + std::to_string(every));
     IncrementalG incremental(FockBuild::incremental, every);
     for (std::size_t k = 0; k < densities.size(); ++k) {
@@ -91,9 +101,10 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
                          scale = s;
                          linear(d, out);
                        });
-      const bool full = static_cast<int>(k) % every == 0;
+      const bool full = full_builds[e][k];
       EXPECT_EQ(incremental.last_was_full(), full);
-      // A change is screened tighter, by its size against the density's, down to the floor.
+      // A small change is screened tighter, by its size against the density's, down to the
+      // floor; a large one at the full threshold.
       double expected_scale = 1.0;
       if (!full) {
         const std::vector<double> now = on_host(densities[k]), before = on_host(densities[k - 1]);
@@ -102,7 +113,10 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
           change = std::max(change, std::fabs(now[i] - before[i]));
           whole = std::max(whole, std::fabs(now[i]));
         }
-        expected_scale = std::clamp(change / whole, IncrementalG::kTightestScale, 1.0);
+        const double relative = change / whole;
+        expected_scale = relative >= IncrementalG::kLooseAbove
+                             ? 1.0
+                             : std::max(relative, IncrementalG::kTightestScale);
       }
       EXPECT_DOUBLE_EQ(scale, expected_scale);
       EXPECT_EQ(incremental.last_threshold_scale(), scale);
