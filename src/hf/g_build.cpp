@@ -201,6 +201,14 @@ void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
 // build keeps and the largest primitive quartet left out.
 constexpr double kProductCutoffPerThreshold = 1e-5;
 
+// ClassQuartets' blocks, and how many of them an SM must hold: the registers each thread may
+// take are 65536 / (kQuartetBlock x that). With the block size left to Kokkos, fewer warps fitted
+// an SM than the classes' registers allowed (docs/performance-notes.md). Every class's lane
+// needs fewer than 128 registers but (pp|pp)'s, about 208, which spill when capped at 128 or 168.
+constexpr unsigned kQuartetBlock = 128;
+template <class Class>
+constexpr unsigned kQuartetBlocksPerSm = Class::integrals >= 81 ? 2 : 4;
+
 // build_in_parts gives each part this many stripes, every parts-th: a class's lists start with
 // its longest ket prefixes (whose quartets share a bra, and so its G block, run after run) and end
 // with its shortest, and a part of consecutive bras measured only one end.
@@ -485,7 +493,8 @@ void GBuilder::compute_listed(const char* stem, std::size_t i,
   // quartets (the GPU schedules its blocks as SMs free up anyway).
   Kokkos::parallel_for(
       kernel_label<Class>(stem),
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>>(
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>,
+                          Kokkos::LaunchBounds<kQuartetBlock, kQuartetBlocksPerSm<Class>>>(
           0, static_cast<std::int64_t>(listed) * Class::lanes),
       ClassQuartets<Class, Exec, Sink>{t.pairs, t.boys, t.classes[i], first, t.kept_list, sink});
 }
