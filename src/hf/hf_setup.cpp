@@ -1,5 +1,6 @@
 #include "hf/hf_setup.hpp"
 
+#include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "hf/cartesian.hpp"
 
@@ -105,9 +106,9 @@ HfSetup setup_of(const Params& params) {
 
   const std::string& basis = params.string("basis");
   setup.basis_file = basis;
-  for (const auto& name : shipped_basis_sets())
-    if (basis == name) setup.basis_file = std::string(KMINI_DATA_DIR) + "/basis/" + name + ".gbs";
   try {
+    for (const auto& name : shipped_basis_sets())
+      if (basis == name) setup.basis_file = data_file("basis/" + name + ".gbs");
     setup.basis = read_gaussian94(setup.basis_file);
   } catch (const InputError& e) {
     params.reject("basis", e.what());

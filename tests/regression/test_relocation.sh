@@ -89,6 +89,12 @@ run "$kmini" check bridge.yaml
 expect_refused "missing Sobol table" "sobol/new-joe-kuo-6.21201 was not found" \
   "$prefix/share/kmini (the installed tree)" "KMINI_DATA_DIR (unset)"
 
+mv "$prefix/share/kmini/basis" "$scratch/basis"
+run "$kmini" check "$prefix/share/kmini/hf/water-001-sto-3g.yaml"
+expect_refused "missing basis set" "basis: kmini's data file basis/sto-3g.gbs was not found" \
+  "$prefix/share/kmini (the installed tree)"
+mv "$scratch/basis" "$prefix/share/kmini/basis"
+
 check "KMINI_DATA_DIR is searched first"
 mkdir -p "$scratch/data" && mv "$scratch/sobol" "$scratch/data/sobol"
 expect_valid_run "bridge from KMINI_DATA_DIR" bridge.yaml env KMINI_DATA_DIR="$scratch/data" "$kmini"
