@@ -49,12 +49,15 @@ std::vector<ParamSpec> hf_params() {
       ParamSpec::choice("fock_build", "incremental", {"full", "incremental"},
                         "full: every SCF iteration builds G from its whole density; incremental: "
                         "G(D_n) = G(D_n-1) + G(D_n - D_n-1), the change screened on its own "
-                        "(with screening: density, ever fewer quartets as the SCF converges), "
-                        "and a full build every full_rebuild_every iterations")
+                        "(with screening: density, ever fewer quartets as the SCF converges): "
+                        "at the full threshold while it is 1e-3 of the density or more, then "
+                        "after a full build tighter, by its relative size; and a full build "
+                        "every full_rebuild_every iterations after the last")
           .sweepable(),
       ParamSpec::integer("full_rebuild_every", 8,
-                         "incremental builds: every this many SCF iterations G is built from the "
-                         "whole density (1: every iteration, as full)")
+                         "incremental builds: G is built from the whole density this many "
+                         "builds after the last full one at the latest (1: every iteration, "
+                         "as full)")
           .at_least(1),
       ParamSpec::integer("max_iterations", 50,
                          "SCF iterations before giving up (exit 3, with how far it got)")
