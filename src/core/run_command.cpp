@@ -261,6 +261,16 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
       out << summary.line() << "\n"
           << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
       if (written != report_path) return static_cast<int>(ExitCode::runtime_failure);
+      // An input that asks only for variants that cannot run here is the input's fault.
+      bool refused = false;
+      for (const auto& r : results) {
+        const std::string problem = nothing_applicable(r);
+        if (problem.empty()) continue;
+        if (world.is_root()) std::cerr << "kmini: error: " << problem << std::endl;
+        refused = true;
+      }
+      if (refused && summary.interrupted == 0 && summary.run_errors == 0)
+        return static_cast<int>(ExitCode::bad_input);
       return exit_status(summary);
     }
   } catch (const InputError& e) {

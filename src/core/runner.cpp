@@ -1,5 +1,6 @@
 #include "core/runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -77,6 +78,21 @@ std::string describe_point(const std::vector<std::pair<std::string, Value>>& poi
     out += name + "=" + format_value(value);
   }
   return out;
+}
+
+std::string nothing_applicable(const RunResult& run) {
+  if (!run.error.empty() || run.interrupted != 0 || run.results.empty()) return "";
+  std::vector<std::string> reasons;
+  for (const auto& r : run.results) {
+    if (r.not_applicable.empty()) return "";
+    const std::string reason = r.variant->name + ": " + r.not_applicable;
+    if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end())
+      reasons.push_back(reason);
+  }
+  std::string text = run.spec->mark.str() + ": " + run.spec->label() + ": no variant applies here";
+  for (std::size_t i = 0; i < reasons.size(); ++i)
+    text += (i == 0 ? ": " : "; ") + reasons[i];
+  return text;
 }
 
 Runner::Runner(const Comm& comm, const DeviceInfo& device, std::map<std::string, double> ceilings)

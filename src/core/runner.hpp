@@ -43,6 +43,11 @@ struct RunResult {
   int interrupted = 0;  // the signal that stopped it before its end (core/interrupt.hpp), or 0
 };
 
+// Where no variant of the run applied at any of its points: "FILE:LINE:COL: LABEL: no variant
+// applies here: NAME: reason; ..." (each distinct reason once). Empty otherwise, or where the run
+// broke off or ran nothing.
+std::string nothing_applicable(const RunResult& run);
+
 class Runner {
  public:
   // `ceilings`: each kind's aggregate bandwidth over all ranks ("copy", "read"); a missing or

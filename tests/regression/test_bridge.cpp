@@ -1098,6 +1098,30 @@ TEST(BridgeBadInput, NothingToBuild) {
   expect_rejected("times: []\n", "in.yaml:2:8: times: expected a list of numbers, found 0 items");
 }
 
+TEST(BridgeBadInput, ARunWhereNoVariantApplies) {
+  // shared_vector needs the time_major layout: with path_major alone nothing can run, which is
+  // the input's fault (exit 2, the reason on stderr), not a failed validation (3). The report
+  // still records what happened.
+  TempDir dir;
+  const std::string input = dir.write(
+      "in.yaml", "app: bridge\npaths: 64\nsteps: 8\nlayout: path_major\nvariant: shared_vector\n");
+  const ProcessResult r =
+      kmini({"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "0"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_CONTAINS(r.err, "kmini: error: " + input +
+                             ":1:1: bridge: no variant applies here: "
+                             "shared_vector: a thread builds 4 adjacent paths");
+  const YAML::Node report = YAML::LoadFile(dir.file("r.yaml"));
+  EXPECT_EQ(report["runs"][0]["results"][0]["status"].as<std::string>(), "not_applicable");
+  // One variant that applies is enough for the run to stand on its validation.
+  const std::string mixed = dir.write("mixed.yaml",
+                                      "app: bridge\npaths: 64\nsteps: 8\nlayout: path_major\n"
+                                      "variant: [shared_vector, naive]\n");
+  const ProcessResult ok =
+      kmini({"run", mixed, "--report", dir.file("m.yaml"), "--ceiling-elements", "0"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+}
+
 TEST(BridgeBadInput, SobolBeyondTheShippedTable) {
   expect_rejected("normals: sobol\nsteps: 11000\ndimension: 2\n",
                   "normals: needs 22000 Sobol dimensions (steps x dimension), beyond the 21201 of ",
