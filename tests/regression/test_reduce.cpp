@@ -1,7 +1,9 @@
 // The reduce app end to end on this machine's backend: every variant against a compensated host
 // sum, on random data with several seeds and at the edges.
 #include <gtest/gtest.h>
+
 #include <yaml-cpp/yaml.h>
+#include <algorithm>
 
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
@@ -59,6 +61,28 @@ TEST(Reduce, ChunkVariantsReadTheWholeArray) {
       "variant: [chunk_contiguous, chunk_strided, chunk_strided_warp]\nrepetitions: 1\n");
   expect_all_passed(doc, 3 * 4);
   EXPECT_LT(doc["runs"][0]["results"][0]["validation"]["tolerance"].as<double>(), 1e-12);
+}
+
+TEST(Reduce, NoMoreWorkItemsThanElementsAreLaunched) {
+  // 2^31 - 1 work items for 10 values launched every one of them, for 25 s a variant; beyond one
+  // per element a work item has nothing to do, and the report says how many ran.
+  const YAML::Node doc = run_reduce(
+      "app: reduce\nelements: [10, 1001]\nwork_items: [7, 2147483647]\nrepetitions: 1\n"
+      "variant: [chunk_contiguous, chunk_strided, chunk_strided_warp, kokkos_reduce]\n");
+  expect_all_passed(doc, 4 * 4);
+  int chunked = 0;
+  for (const auto& r : doc["runs"][0]["results"]) {
+    const auto elements = r["point"]["elements"].as<double>();
+    const auto requested = r["point"]["work_items"].as<double>();
+    const YAML::Node launched = r["metrics"]["work_items"];
+    if (r["variant"].as<std::string>() == "kokkos_reduce") {
+      EXPECT_FALSE(launched.IsDefined());
+      continue;
+    }
+    ++chunked;
+    EXPECT_EQ(launched["value"].as<double>(), std::min(elements, requested));
+  }
+  EXPECT_EQ(chunked, 3 * 4);
 }
 
 }  // namespace
