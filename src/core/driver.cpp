@@ -8,6 +8,7 @@
 #include "core/cli.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
+#include "core/launcher.hpp"
 #include "core/list_command.hpp"
 #include "core/run_command.hpp"
 
@@ -27,17 +28,6 @@ std::string joined_command_line(int argc, char** argv) {
   for (int i = 0; i < argc; ++i)
     text += (i ? " " : "") + std::string(argv[i]);
   return text;
-}
-
-// Whether the launcher (Open MPI, PMIx, MPICH, MVAPICH, Slurm) made this process rank 0, or no
-// launcher did. Errors found before MPI starts (the command line) are then printed once.
-bool first_rank_or_alone() {
-  for (const char* variable :
-       {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK", "SLURM_PROCID"}) {
-    const char* value = std::getenv(variable);
-    if (value != nullptr && *value != '\0') return std::string(value) == "0";
-  }
-  return true;
 }
 
 }  // namespace

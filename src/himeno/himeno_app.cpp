@@ -12,6 +12,7 @@
 
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
+#include "core/launcher.hpp"
 #include "core/registry.hpp"
 #include "himeno/device_mpi.hpp"
 #include "himeno/grid.hpp"
@@ -149,6 +150,20 @@ Work sweep_work(double owned_points, std::int64_t iterations, bool swap,
 void check(const Params& params) {
   if (params.given("size") && params.given("grid")) {
     params.reject("grid", "give either size or grid, not both");
+  }
+  // Given ranks must make the job's process count, as the run will find; `kmini check` knows
+  // that count only from the launcher (1 without one). Unset, MPI_Dims_create fits any count.
+  if (params.given("ranks")) {
+    const int processes = launched_processes();
+    try {
+      choose_dims(grid_of(params), processes, params.integers("ranks"));
+    } catch (const std::invalid_argument& e) {
+      params.reject("ranks", std::string("cannot split the grid over the ranks: ") + e.what() +
+                                 (processes == 1 ? " (kmini check counts the processes its "
+                                                   "launcher started: check as you will run, "
+                                                   "e.g. mpirun -np N kmini check)"
+                                                 : ""));
+    }
   }
   if (params.given("iterations") && params.given("target_seconds")) {
     params.reject("target_seconds",

@@ -158,6 +158,16 @@ TEST(HimenoRanks, RanksOfAnotherJobExitTwo) {
                   "ranks: cannot split the grid over the ranks: [1, 1, 3] makes 3 "
                   "ranks, but the job has 2");
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
+
+  // kmini check under the same launcher finds the same, without starting MPI, and passes the
+  // ranks that make the job.
+  const ProcessResult checked = mpirun(2, {"check", input});
+  EXPECT_EQ(checked.exit_code, 2) << checked.out << checked.err;
+  EXPECT_CONTAINS(checked.err, "makes 3 ranks, but the job has 2");
+  const std::string fits =
+      dir.write("fits.yaml", "app: himeno\nsize: XS\niterations: 1\nranks: [2, 1, 1]\n");
+  const ProcessResult ok = mpirun(2, {"check", fits});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
 }
 
 }  // namespace

@@ -332,6 +332,15 @@ TEST(HimenoBadInput, RanksOfAnotherJob) {
   expect_rejected("size: XS\nranks: [1, 1, 3]\n",
                   "ranks: cannot split the grid over the ranks: [1, 1, 3] makes 3 ranks, but the "
                   "job has 1");
+  // `kmini check` says so too, and how to check for the job the input is meant for.
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", "app: himeno\nsize: XS\nranks: [1, 1, 3]\n");
+  const ProcessResult r = kmini({"check", input});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_CONTAINS(r.err,
+                  "in.yaml:3:8: ranks: cannot split the grid over the ranks: [1, 1, 3] "
+                  "makes 3 ranks, but the job has 1 (kmini check counts the processes its "
+                  "launcher started: check as you will run, e.g. mpirun -np N kmini check)");
 }
 
 }  // namespace
