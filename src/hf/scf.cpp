@@ -5,11 +5,9 @@
 #include <deque>
 #include <sstream>
 
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosBlas3_gemm.hpp>
-
 #include "core/error.hpp"
 #include "core/progress.hpp"
+#include "hf/dense_products.hpp"
 #include "hf/largest_magnitude.hpp"
 #include "hf/symmetric_eigen.hpp"
 
@@ -33,30 +31,30 @@ DeviceMatrix device_matrix(const char* label, int n) {
   return DeviceMatrix(std::string(label), n, n);
 }
 
-// c = a^T b c' style products, named for what they compute.
-void gemm(const char* ta, const char* tb, double alpha, const DeviceMatrix& a,
-          const DeviceMatrix& b, double beta, const DeviceMatrix& c) {
-  KokkosBlas::gemm(ta, tb, alpha, a, b, beta, c);
-}
-
-Kokkos::View<double*, DeviceMemory, Kokkos::MemoryUnmanaged> flat(const DeviceMatrix& m) {
-  return Kokkos::View<double*, DeviceMemory, Kokkos::MemoryUnmanaged>(m.data(), m.size());
+// The sum of a_k b_k over all entries: the DIIS error vectors' inner product.
+double inner_product(const DeviceMatrix& a, const DeviceMatrix& b) {
+  double sum = 0.0;
+  Kokkos::parallel_reduce(
+      "hf::diis_inner_product", Kokkos::RangePolicy<Device>(0, static_cast<int>(a.size())),
+      KOKKOS_LAMBDA(const int k, double& running) { running += a.data()[k] * b.data()[k]; }, sum);
+  return sum;
 }
 
 // Solves F' = X^T F X and returns C = X C', the orbitals in columns.
-void orbitals(SymmetricEigenSolver& solver, const DeviceMatrix& fock, const DeviceMatrix& x,
-              const DeviceMatrix& work, const DeviceMatrix& transformed,
+void orbitals(DenseProducts& products, SymmetricEigenSolver& solver, const DeviceMatrix& fock,
+              const DeviceMatrix& x, const DeviceMatrix& work, const DeviceMatrix& transformed,
               const DeviceMatrix& coefficients) {
-  gemm("N", "N", 1.0, fock, x, 0.0, work);
-  gemm("T", "N", 1.0, x, work, 0.0, transformed);
+  products.gemm(Op::plain, Op::plain, 1.0, fock, x, 0.0, work);
+  products.gemm(Op::transposed, Op::plain, 1.0, x, work, 0.0, transformed);
   solver.solve(transformed);
-  gemm("N", "N", 1.0, x, transformed, 0.0, coefficients);
+  products.gemm(Op::plain, Op::plain, 1.0, x, transformed, 0.0, coefficients);
 }
 
 // D = 2 C_occ C_occ^T.
-void density_of(const DeviceMatrix& coefficients, int occupied, const DeviceMatrix& density) {
+void density_of(DenseProducts& products, const DeviceMatrix& coefficients, int occupied,
+                const DeviceMatrix& density) {
   const auto occ = Kokkos::subview(coefficients, Kokkos::ALL(), std::make_pair(0, occupied));
-  KokkosBlas::gemm("N", "T", 2.0, occ, occ, 0.0, density);
+  products.gemm(Op::plain, Op::transposed, 2.0, occ, occ, 0.0, density);
 }
 
 // The DIIS extrapolation: the combination of stored Fock matrices whose combined error vector
@@ -82,8 +80,7 @@ class Diis {
     std::vector<double> b(static_cast<std::size_t>(size * size), 0.0), rhs(size, 0.0);
     for (int i = 0; i < m; ++i) {
       for (int j = 0; j <= i; ++j) {
-        const double dot = KokkosBlas::dot(flat(errors_[i]), flat(errors_[j]));
-        b[i + j * size] = b[j + i * size] = dot;
+        b[i + j * size] = b[j + i * size] = inner_product(errors_[i], errors_[j]);
       }
       b[i + m * size] = b[m + i * size] = -1.0;
     }
@@ -121,6 +118,7 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
 
   // X = S^{-1/2} = U s^{-1/2} U^T.
   SymmetricEigenSolver solver(n);
+  DenseProducts products;
   const DeviceMatrix overlap = device_matrix("hf::overlap", n);
   Kokkos::deep_copy(overlap, one_electron.overlap);
   const DeviceMatrix u = device_matrix("hf::overlap_vectors", n);
@@ -146,7 +144,7 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
         "hf::scale_columns",
         Kokkos::MDRangePolicy<Device, Kokkos::Rank<2, Kokkos::Iterate::Left>>({0, 0}, {n, n}),
         KOKKOS_LAMBDA(const int i, const int k) { scaled(i, k) = u(i, k) * scale(k); });
-    gemm("N", "T", 1.0, scaled, u, 0.0, x);
+    products.gemm(Op::plain, Op::transposed, 1.0, scaled, u, 0.0, x);
   }
   Matrix<Host> h_host("hf::core_host", n, n);
   for (int i = 0; i < n; ++i)
@@ -162,8 +160,8 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
   const DeviceMatrix error = device_matrix("hf::diis_error", n);
 
   if (initial_density.extent(0) == 0) {  // the core Hamiltonian's orbitals
-    orbitals(solver, h, x, work, work2, coefficients);
-    density_of(coefficients, occupied, density);
+    orbitals(products, solver, h, x, work, work2, coefficients);
+    density_of(products, coefficients, occupied, density);
   } else {
     Kokkos::deep_copy(density, initial_density);
   }
@@ -192,15 +190,15 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
     step.energy = electronic + nuclear_repulsion;
 
     // The orthogonalised commutator X^T (F D S - S D F) X; S D F = (F D S)^T.
-    gemm("N", "N", 1.0, fock, density, 0.0, work);
-    gemm("N", "N", 1.0, work, overlap, 0.0, work2);
+    products.gemm(Op::plain, Op::plain, 1.0, fock, density, 0.0, work);
+    products.gemm(Op::plain, Op::plain, 1.0, work, overlap, 0.0, work2);
     Kokkos::parallel_for(
         "hf::commutator", Kokkos::RangePolicy<Device>(0, n), KOKKOS_LAMBDA(const int i) {
           for (int j = 0; j < n; ++j)
             work(i, j) = work2(i, j) - work2(j, i);
         });
-    gemm("N", "N", 1.0, work, x, 0.0, work2);
-    gemm("T", "N", 1.0, x, work2, 0.0, error);
+    products.gemm(Op::plain, Op::plain, 1.0, work, x, 0.0, work2);
+    products.gemm(Op::transposed, Op::plain, 1.0, x, work2, 0.0, error);
     step.commutator = largest_magnitude("hf::commutator_norm", error);
     result.history.push_back(step);
     result.energy = step.energy;
@@ -213,8 +211,8 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
     }
     previous = step.energy;
     diis.extrapolate(fock, error);
-    orbitals(solver, fock, x, work, work2, coefficients);
-    density_of(coefficients, occupied, density);
+    orbitals(products, solver, fock, x, work, work2, coefficients);
+    density_of(products, coefficients, occupied, density);
   }
   result.density = density;
   return result;

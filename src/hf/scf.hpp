@@ -1,8 +1,8 @@
 // Restricted Hartree-Fock self-consistent field: a given or core-Hamiltonian guess, symmetric
 // orthogonalisation S^{-1/2}, DIIS on the commutator FDS - SDF, and convergence on both the
-// energy change and the commutator. Matrix products run on the device through Kokkos Kernels
-// (cuBLAS on CUDA builds), and so do the symmetric eigenproblems (cuSOLVER on CUDA builds,
-// LAPACK on the host otherwise).
+// energy change and the commutator. Matrix products run where the matrices live (cuBLAS on CUDA
+// builds, the host BLAS otherwise), and so do the symmetric eigenproblems (cuSOLVER on CUDA
+// builds, LAPACK on the host otherwise).
 #pragma once
 
 #include <functional>
