@@ -26,11 +26,6 @@ endif()
 kokkos_check(DEVICES CUDA RETURN_VALUE KMINI_KOKKOS_HAS_CUDA)
 message(STATUS "kmini: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR} (CUDA: ${KMINI_KOKKOS_HAS_CUDA})")
 
-find_package(KokkosKernels CONFIG QUIET)
-if(NOT KokkosKernels_FOUND)
-  kmini_missing("Kokkos Kernels" "${_kmini_setup}  (or pass -DKokkosKernels_ROOT=<prefix>)")
-endif()
-
 find_package(MPI QUIET COMPONENTS C)
 if(NOT MPI_C_FOUND)
   kmini_missing("MPI" "apt-get install libopenmpi-dev openmpi-bin  (or ${_kmini_setup})")

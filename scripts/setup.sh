@@ -6,10 +6,10 @@
 #
 # Steps:
 #   1. Debian packages the build needs (apt-get, non-interactive), only those missing.
-#   2. Kokkos and Kokkos Kernels 3.4.01 under deps/<preset>/, unless Kokkos_ROOT names an installed
-#      Kokkos. The source is Debian's trilinos 13.2 source package, fetched with `apt-get source`
-#      through deb-src entries derived from this machine's own apt sources, patched with
-#      cmake/patches/*.patch.
+#   2. Kokkos 3.4.01 under deps/<preset>/, unless Kokkos_ROOT names an installed Kokkos. The
+#      source is Debian's trilinos 13.2 source package (which carries Kokkos), fetched with
+#      `apt-get source` through deb-src entries derived from this machine's own apt sources,
+#      patched with cmake/patches/*.patch.
 #   3. kmini itself: cmake --preset <preset>, then a build.
 set -euo pipefail
 
@@ -97,7 +97,7 @@ if [ "$kokkos_flavour" = cuda ]; then
 fi
 
 # --------------------------------------------------------------------------------------------
-# 2. Kokkos and Kokkos Kernels
+# 2. Kokkos
 # --------------------------------------------------------------------------------------------
 kokkos_version=3.4.01
 trilinos_upstream=13.2.0
@@ -143,7 +143,7 @@ fetch_kokkos_sources() {
   if [ -z "$version" ]; then
     cat "$tmp/update.log" >&2
     die "Debian's trilinos $trilinos_upstream source package is not reachable from this machine's apt sources.
-  Install Kokkos >= 3.4 and Kokkos Kernels yourself and run: Kokkos_ROOT=/their/prefix scripts/setup.sh"
+  Install Kokkos >= 3.4 yourself and run: Kokkos_ROOT=/its/prefix scripts/setup.sh"
   fi
   say "downloading trilinos $version (source)"
   # Debian 13 serves trilinos' orig and debian tarballs but not its .dsc (404), which a plain
@@ -157,11 +157,10 @@ fetch_kokkos_sources() {
   local tarball
   tarball=$(ls "$tmp"/get/trilinos_"$trilinos_upstream".orig.tar.* 2>/dev/null | head -n1)
   [ -n "$tarball" ] || die "the trilinos source package has no orig tarball"
-  say "extracting packages/kokkos and packages/kokkos-kernels"
+  say "extracting packages/kokkos"
   rm -rf "$src_dir" && mkdir -p "$src_dir"
-  tar -xf "$tarball" -C "$tmp/get" --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
+  tar -xf "$tarball" -C "$tmp/get" --wildcards '*/packages/kokkos/*'
   mv "$tmp"/get/*/packages/kokkos "$src_dir/kokkos"
-  mv "$tmp"/get/*/packages/kokkos-kernels "$src_dir/kokkos-kernels"
   local p
   for p in "$root"/cmake/patches/*.patch; do
     say "patching Kokkos: $(basename "$p")"
@@ -182,42 +181,29 @@ kokkos_cmake_flags() {
   printf '%s\n' "${flags[@]}"
 }
 
-kernels_cmake_flags() {
-  local flags=(-DCMAKE_BUILD_TYPE=Release -DKokkosKernels_ADD_DEFAULT_ETI=OFF
-    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF)
-  if [ "$kokkos_flavour" = cuda ]; then
-    flags+=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper"
-      -DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF)
-  fi
-  printf '%s\n' "${flags[@]}"
-}
-
 build_kokkos() {
   local stamp_text
-  stamp_text="kokkos $kokkos_version patches $(patch_digest) flags $(kokkos_cmake_flags | tr '\n' ' ') $(kernels_cmake_flags | tr '\n' ' ')"
-  if [ -f "$prefix/.kmini-stamp" ] && [ "$(cat "$prefix/.kmini-stamp")" = "$stamp_text" ]; then
-    return
-  fi
+  stamp_text="kokkos $kokkos_version patches $(patch_digest) flags $(kokkos_cmake_flags | tr '\n' ' ')"
+  local stamp=""
+  [ ! -f "$prefix/.kmini-stamp" ] || stamp=$(cat "$prefix/.kmini-stamp")
+  # Installs from before Kokkos Kernels was dropped list its flags after Kokkos' own: the same
+  # Kokkos, kept (the Kokkos Kernels beside it is unused).
+  case "$stamp" in
+    "$stamp_text" | "$stamp_text -DCMAKE_BUILD_TYPE=Release -DKokkosKernels_"*) return ;;
+  esac
   if [ ! -f "$src_dir/.patched" ] || [ "$(cat "$src_dir/.patched")" != "$(patch_digest)" ]; then
     fetch_kokkos_sources
   fi
   local work=$root/deps/build-$kokkos_flavour
   rm -rf "$work" "$prefix"
-  local -a kflags kkflags
+  local -a kflags
   mapfile -t kflags < <(kokkos_cmake_flags)
-  mapfile -t kkflags < <(kernels_cmake_flags)
   say "building Kokkos $kokkos_version ($kokkos_flavour) into deps/$kokkos_flavour"
   cmake -S "$src_dir/kokkos" -B "$work/kokkos" -G Ninja -DCMAKE_INSTALL_PREFIX="$prefix" \
     "${kflags[@]}" >"$work.kokkos.log" 2>&1 || { tail -n 40 "$work.kokkos.log" >&2; die "Kokkos configure failed (log: $work.kokkos.log)"; }
   cmake --build "$work/kokkos" -j "$jobs" >>"$work.kokkos.log" 2>&1 &&
     cmake --install "$work/kokkos" >>"$work.kokkos.log" 2>&1 ||
     { tail -n 40 "$work.kokkos.log" >&2; die "Kokkos build failed (log: $work.kokkos.log)"; }
-  say "building Kokkos Kernels $kokkos_version ($kokkos_flavour)"
-  cmake -S "$src_dir/kokkos-kernels" -B "$work/kernels" -G Ninja -DCMAKE_INSTALL_PREFIX="$prefix" \
-    -DKokkos_ROOT="$prefix" "${kkflags[@]}" >"$work.kernels.log" 2>&1 &&
-    cmake --build "$work/kernels" -j "$jobs" >>"$work.kernels.log" 2>&1 &&
-    cmake --install "$work/kernels" >>"$work.kernels.log" 2>&1 ||
-    { tail -n 40 "$work.kernels.log" >&2; die "Kokkos Kernels build failed (log: $work.kernels.log)"; }
   rm -rf "$work" "$work".*.log
   echo "$stamp_text" >"$prefix/.kmini-stamp"
 }
@@ -227,7 +213,7 @@ if [ -n "${Kokkos_ROOT:-}" ]; then
   ls "$Kokkos_ROOT"/lib*/cmake/Kokkos/KokkosConfig.cmake >/dev/null 2>&1 ||
     die "Kokkos_ROOT=$Kokkos_ROOT holds no lib*/cmake/Kokkos/KokkosConfig.cmake"
   say "using the Kokkos at Kokkos_ROOT=$Kokkos_ROOT"
-  kokkos_root_args=(-DKokkos_ROOT="$Kokkos_ROOT" -DKokkosKernels_ROOT="${KokkosKernels_ROOT:-$Kokkos_ROOT}")
+  kokkos_root_args=(-DKokkos_ROOT="$Kokkos_ROOT")
   if [ "$kokkos_flavour" = cuda ] && [ -x "$Kokkos_ROOT/bin/nvcc_wrapper" ]; then
     kokkos_root_args+=(-DCMAKE_CXX_COMPILER="$Kokkos_ROOT/bin/nvcc_wrapper")
   fi
