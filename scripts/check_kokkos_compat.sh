@@ -1,20 +1,17 @@
 #!/usr/bin/env bash
 # Compiles every translation unit of the openmp preset (kmini and its tests), syntax only,
 # against the headers of the newest Kokkos Debian ships (libkokkos-dev, 5.x): the code that
-# builds with the Kokkos 3.4.01 of setup.sh must build with Kokkos 5 too. src/hf/scf.cpp, the one
-# file that needs Kokkos Kernels, is compiled against Trilinos' Kokkos and Kokkos Kernels 5.x
-# headers (libtrilinos-kokkos-dev, libtrilinos-kokkos-kernels-dev) where Debian serves them, and
-# is skipped, saying so, where it does not.
+# builds with the Kokkos 3.4.01 of setup.sh must build with Kokkos 5 too.
 #
 #   scripts/check_kokkos_compat.sh [SUBSTRING]   (only the files whose path contains it)
 #
-# The packages are built for a newer glibc than most machines have, so they are not installed:
+# The package is built for a newer glibc than most machines have, so it is not installed:
 # `apt-get download` through package lists of its own, then `dpkg -x` into a temporary folder.
-# Their KokkosCore_config.h enables one host backend each (OpenMP; Trilinos': Serial); a private
-# copy enables both, as the openmp preset does. The compile commands come from configuring the
-# openmp preset in build/kokkos-compat (no build), so setup.sh's deps/openmp must exist.
+# Its KokkosCore_config.h enables one host backend (OpenMP); a private copy enables Serial too,
+# as the openmp preset does. The compile commands come from configuring the openmp preset in
+# build/kokkos-compat (no build), so setup.sh's deps/openmp must exist.
 #
-# Exit status: 0 when every file compiled, or when the packages could not be reached (the check
+# Exit status: 0 when every file compiled, or when the package could not be reached (the check
 # is then skipped, and says so); 1 when a file did not compile or the check itself failed; 2 on
 # bad usage.
 # KMINI_DEBIAN_MIRROR overrides the archive (default http://deb.debian.org/debian).
@@ -43,7 +40,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # --------------------------------------------------------------------------------------------
-# The packages, from Debian's unstable and experimental suites
+# The package, from Debian's unstable and experimental suites
 # --------------------------------------------------------------------------------------------
 [ -f "$keyring" ] || skip "no Debian archive keyring at $keyring to check packages with (apt-get install debian-archive-keyring)"
 private_apt_init "$work/apt"
@@ -72,9 +69,9 @@ fetch() {
     return 1
   dpkg -x "$work/debs/$1_${2#*:}_"*.deb "$work/x/$1"
 }
-# KOKKOS_VERSION or KOKKOSKERNELS_VERSION (as 50202) from the config header $1.
+# KOKKOS_VERSION (as 50202) from the config header $1.
 version_in() {
-  sed -nE 's/^#define KOKKOS(KERNELS)?_VERSION ([0-9]+)$/\2/p' "$1" | head -n1
+  sed -nE 's/^#define KOKKOS_VERSION ([0-9]+)$/\1/p' "$1" | head -n1
 }
 
 kokkos_package=libkokkos-dev
@@ -87,24 +84,8 @@ kokkos_include=$work/x/$kokkos_package/usr/include/kokkos
 [ "$(version_in "$kokkos_include/KokkosCore_config.h")" -ge 50000 ] ||
   skip "Debian's newest $kokkos_package is $kokkos_version, not 5.x"
 
-kernels_version=$(newest libtrilinos-kokkos-kernels-dev)
-kernels_include="" kernels_kokkos_include="" kernels_note=""
-if [ -z "$kernels_version" ]; then
-  kernels_note="libtrilinos-kokkos-kernels-dev is not in the package lists"
-elif ! fetch libtrilinos-kokkos-kernels-dev "$kernels_version" || ! fetch libtrilinos-kokkos-dev "$kernels_version"; then
-  kernels_note="Trilinos $kernels_version could not be downloaded: $(tail -n1 "$work/download.log")"
-else
-  kernels_include=$work/x/libtrilinos-kokkos-kernels-dev/usr/include/trilinos
-  kernels_kokkos_include=$work/x/libtrilinos-kokkos-dev/usr/include/kokkos
-  kk=$(version_in "$kernels_include/KokkosKernels_config.h")
-  if [ "${kk:-0}" -lt 50000 ]; then
-    kernels_note="Trilinos $kernels_version carries Kokkos Kernels ${kk:-of no known version}, not 5.x"
-    kernels_include=""
-  fi
-fi
-
 # --------------------------------------------------------------------------------------------
-# Private configuration headers: Serial and OpenMP, as the openmp preset has
+# A private configuration header: Serial and OpenMP, as the openmp preset has
 # --------------------------------------------------------------------------------------------
 # Copies the configuration of the Kokkos headers in $1 into $2 with both host backends enabled.
 host_backends_config() {
@@ -125,7 +106,6 @@ host_backends_config() {
   done
 }
 host_backends_config "$kokkos_include" "$work/config"
-[ -z "$kernels_include" ] || host_backends_config "$kernels_kokkos_include" "$work/config-kernels"
 
 # --------------------------------------------------------------------------------------------
 # The openmp preset's compile commands, pointed at the new headers
@@ -137,16 +117,13 @@ cmake --preset openmp -B "$commands_dir" -DKMINI_PRESET=kokkos-compat -DCMAKE_EX
 
 # One script per translation unit in $work/tu/, each compiling it with -fsyntax-only and C++20
 # (Kokkos 5 requires it), the Kokkos include folder of setup.sh's Kokkos replaced by the new
-# headers; Kokkos Kernels users get Trilinos' headers, or are listed in $work/skipped. The
-# private configuration folders' path is the mark of a file that includes Kokkos.
+# headers. The private configuration folder's path is the mark of a file that includes Kokkos.
 mkdir -p "$work/tu"
 python3 - "$commands_dir/compile_commands.json" "$work" "$root/deps" "$work/config" "$kokkos_include" \
-  "${kernels_include:+$work/config-kernels}" "$kernels_kokkos_include" "$kernels_include" "$only" <<'EOF'
+  "$only" <<'EOF'
 import json, re, shlex, sys
 
-commands, work, deps, config, kokkos, kconfig, kkokkos, kernels, only = sys.argv[1:10]
-uses_kernels = re.compile(r'#\s*include\s*[<"]Kokkos(Blas|Kernels|Batched|Lapack|Sparse|Graph)')
-skipped = []
+commands, work, deps, config, kokkos, only = sys.argv[1:7]
 for n, entry in enumerate(json.load(open(commands))):
     source = entry["file"]
     if only not in source:
@@ -170,13 +147,7 @@ for n, entry in enumerate(json.load(open(commands))):
             continue
         kept.append(a)
         i += 1
-    if uses_kernels.search(open(source, errors="replace").read()):
-        if not kernels:
-            skipped.append(source)
-            continue
-        includes = ["-isystem", kconfig, "-isystem", kkokkos, "-isystem", kernels]
-    else:
-        includes = ["-isystem", config, "-isystem", kokkos]
+    includes = ["-isystem", config, "-isystem", kokkos]
     line = shlex.join([kept[0]] + includes + kept[1:] + ["-std=c++20", source])
     # Half of kmini's files never include Kokkos: their dependencies (-M) say so in a fraction
     # of a syntax check's time, and they are marked instead of compiled.
@@ -188,14 +159,11 @@ for n, entry in enumerate(json.load(open(commands))):
                 f"{line} -fsyntax-only\n")
     with open(f"{work}/tu/{n:04d}.source", "w") as f:
         f.write(source + "\n")
-with open(f"{work}/skipped", "w") as f:
-    f.write("".join(s + "\n" for s in skipped))
 EOF
 
 count=$(find "$work/tu" -name '*.sh' | wc -l)
 [ "$count" -gt 0 ] || die "no translation unit of the openmp preset has '$only' in its path"
 say "Kokkos $kokkos_version ($kokkos_package) for $count translation units, $jobs at a time"
-[ -z "$kernels_include" ] || say "Kokkos Kernels from Trilinos $kernels_version for those that use it"
 # Each compile leaves its output beside its script, and a .failed mark when it fails.
 # shellcheck disable=SC2016  # the inner script's own $1
 find "$work/tu" -name '*.sh' -print0 | xargs -0 -P "$jobs" -I{} sh -c '
@@ -208,9 +176,6 @@ for mark in "$work"/tu/*.failed; do
   echo "== $(cat "${mark%.failed}.source")" >&2
   grep -E 'error|required from here' "${mark%.failed}.log" | head -n 20 >&2
 done
-while read -r source; do
-  say "skipped ${source#"$root"/}: it needs Kokkos Kernels 5.x headers, and ${kernels_note:-none were found}"
-done <"$work/skipped"
 seconds=$(($(date +%s) - start))
 unaffected=$(find "$work/tu" -name '*.unaffected' | wc -l)
 checked=$((count - unaffected))
