@@ -3,6 +3,8 @@
 #include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "hf/cartesian.hpp"
+#include "hf/linear_dependence.hpp"
+#include "hf/molecular_basis.hpp"
 
 namespace kmini::hf {
 
@@ -152,7 +154,11 @@ HfSetup setup_of(const Params& params) {
 }
 
 void check_hf(const Params& params) {
-  setup_of(params);
+  const HfSetup setup = setup_of(params);
+  const MolecularBasis basis = place_basis(setup.basis, setup.molecule);
+  if (basis.functions > kMostFunctionsChecked) return;  // the SCF finds it at its start
+  const std::string problem = linear_dependence_problem(smallest_overlap_eigenvalue(basis));
+  if (!problem.empty()) params.reject("basis", problem);
 }
 
 }  // namespace kmini::hf

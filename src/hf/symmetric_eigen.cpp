@@ -15,18 +15,30 @@ void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const i
 
 namespace kmini::hf {
 
-std::vector<double> symmetric_eigen(HostSquare& a) {
-  const int n = static_cast<int>(a.extent(0));
+namespace {
+
+// LAPACK's dsyev on the n x n column-major `a`: jobz "V" for the eigenvectors too, "N" without.
+std::vector<double> host_dsyev(const char* jobz, int n, double* a) {
   std::vector<double> w(static_cast<std::size_t>(n));
   if (n == 0) return w;
   int info = 0, lwork = -1;
   double query = 0.0;
-  dsyev_("V", "U", &n, a.data(), &n, w.data(), &query, &lwork, &info);
+  dsyev_(jobz, "U", &n, a, &n, w.data(), &query, &lwork, &info);
   lwork = static_cast<int>(query);
   std::vector<double> work(static_cast<std::size_t>(lwork));
-  dsyev_("V", "U", &n, a.data(), &n, w.data(), work.data(), &lwork, &info);
+  dsyev_(jobz, "U", &n, a, &n, w.data(), work.data(), &lwork, &info);
   if (info != 0) throw RuntimeFailure("LAPACK dsyev failed (info " + std::to_string(info) + ")");
   return w;
+}
+
+}  // namespace
+
+std::vector<double> symmetric_eigen(HostSquare& a) {
+  return host_dsyev("V", static_cast<int>(a.extent(0)), a.data());
+}
+
+std::vector<double> symmetric_eigenvalues(std::vector<double>& a, int n) {
+  return host_dsyev("N", n, a.data());
 }
 
 #if defined(KOKKOS_ENABLE_CUDA)

@@ -19,6 +19,10 @@ using DeviceSquare =
 // Throws RuntimeFailure when LAPACK reports an error.
 std::vector<double> symmetric_eigen(HostSquare& a);
 
+// The eigenvalues alone, ascending, of the n x n matrix `a` (column-major, overwritten), with
+// no Kokkos: for `kmini check`, which starts none.
+std::vector<double> symmetric_eigenvalues(std::vector<double>& a, int n);
+
 // Solves n x n problems where the matrices live (the default memory space), reusing its
 // workspace from one solve to the next.
 class SymmetricEigenSolver {

@@ -865,6 +865,18 @@ TEST(HfBadInput, BasisSets) {
   expect_rejected(dir, water + "basis: sto3g\n",
                   {"in.yaml:3:8: basis: expected one of: sto-3g, 6-31g, a file path",
                    "found 'sto3g', which is no name and no file"});
+  // H's shell twice: the same function, so S is singular. kmini check (and
+  // run, before anything starts) refuses it, where the SCF used to fail at its start (exit 4).
+  std::string twice = kSto3gHydrogen;
+  twice.insert(twice.find("****"),
+               "S    3   1.00\n      0.3425250914D+01       0.1543289673D+00\n"
+               "      0.6239137298D+00       0.5353281423D+00\n"
+               "      0.1688554040D+00       0.4446345422D+00\n");
+  dir.write("h-twice.gbs", twice + kSto3gOxygenCore + kSto3gOxygenSp);
+  expect_rejected(dir, water + "basis: h-twice.gbs\n",
+                  {"in.yaml:3:8: basis: the basis is linearly dependent: the overlap matrix's "
+                   "smallest eigenvalue is ",
+                   "(below 1e-10); check for duplicated atoms or shells, or use a smaller basis"});
 }
 
 TEST(HfBadInput, UnknownVariant) {
