@@ -108,14 +108,24 @@ std::size_t element_bytes(const Params& params) {
 }
 
 // Normals and output of this rank's paths, where a device variant is selected.
-double device_bytes(const Params& params, const Comm& comm) {
-  bool on_device = false;
+// The normals and the output of one side's variants, device or host, where any is selected:
+// each side keeps its own from its first variant to the end of the point.
+double side_bytes(const Params& params, const Comm& comm, bool on_device) {
+  bool selected = false;
   for (const auto& row : variant_table())
-    on_device = on_device || (row.on_device && selects_variant(params, row.name));
-  if (!on_device) return 0.0;
+    selected = selected || (row.on_device == on_device && selects_variant(params, row.name));
+  if (!selected) return 0.0;
   const BridgeSetup setup = setup_of(params, comm);
   return 2.0 * static_cast<double>(setup.local_paths) * setup.model.grid.steps() * setup.model.dim *
          static_cast<double>(element_bytes(params));
+}
+
+double device_bytes(const Params& params, const Comm& comm) {
+  return side_bytes(params, comm, true);
+}
+
+double host_bytes(const Params& params, const Comm& comm) {
+  return side_bytes(params, comm, false);
 }
 
 // One repetition under the byte model: each of the paths' normals read once and each output
@@ -512,6 +522,7 @@ AppSpec app_spec() {
   app.default_warmup = 1;
   app.check = check_bridge;
   app.device_bytes = device_bytes;
+  app.host_bytes = host_bytes;
   app.estimate_work = estimate_work;
   app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
     if (params.string("precision") == "float")

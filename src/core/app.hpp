@@ -133,6 +133,9 @@ struct AppSpec {
   std::function<void(const Params&)> check;
   // Device memory one rank needs for a point, in bytes, estimated before allocating anything.
   std::function<double(const Params&, const Comm&)> device_bytes;
+  // The host memory the point's host variants need beside it (their arrays on the host), the
+  // same way. May be empty: none.
+  std::function<double(const Params&, const Comm&)> host_bytes;
   // One repetition of `variant` at a point, on this rank, as its Case's run() will count it.
   std::function<WorkEstimate(const Params&, const Comm&, const VariantSpec&)> estimate_work;
   std::function<std::unique_ptr<Case>(const Params&, const RunContext&)> setup;

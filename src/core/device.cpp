@@ -110,7 +110,16 @@ double free_device_bytes() {
     return static_cast<double>(free_bytes);
   }
 #endif
+  return free_host_bytes();
+}
+
+double free_host_bytes() {
   return meminfo_bytes("MemAvailable");
+}
+
+bool device_memory_is_host() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    Kokkos::DefaultExecutionSpace::memory_space>::accessible;
 }
 
 std::string host_name() {

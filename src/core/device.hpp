@@ -25,6 +25,13 @@ DeviceInfo describe_device();
 // Memory free right now where the default execution space allocates.
 double free_device_bytes();
 
+// The host's memory available right now (MemAvailable).
+double free_host_bytes();
+
+// Whether the default execution space allocates in the host's memory (a build without a GPU
+// backend): its device and host needs then draw on the same memory.
+bool device_memory_is_host();
+
 // This machine's name.
 std::string host_name();
 

@@ -28,7 +28,8 @@ std::string count_cell(double value, const char* partial) {
 
 // One point: the work of every selected variant's warm-up and timed repetitions, over all ranks.
 struct PointEstimate {
-  double memory_per_rank = 0.0;
+  double memory_per_rank = 0.0;       // where the default execution space allocates
+  double host_memory_per_rank = 0.0;  // the host variants' arrays on the host
   int variants = 0;
   std::int64_t repetitions = 0;  // per variant, warm-up included
   Work total;
@@ -40,6 +41,7 @@ PointEstimate estimate_point(const RunSpec& run, const Params& params, const Com
   const AppSpec& app = *run.app;
   PointEstimate e;
   e.memory_per_rank = app.device_bytes ? comm.max(app.device_bytes(params, comm)) : 0.0;
+  e.host_memory_per_rank = app.host_bytes ? comm.max(app.host_bytes(params, comm)) : 0.0;
   e.repetitions = params.integer(kRepetitionsKey) + params.integer(kWarmupKey);
   for (const VariantSpec* variant : run.variants()) {
     ++e.variants;
@@ -69,8 +71,8 @@ void print_dry_run(std::ostream& out, const Input& input, const Comm& comm) {
       << comm.size() << " rank(s); nothing is allocated or run\n\n";
   for (const auto& run : input.runs) {
     print_run_heading(out, run);
-    Table table(
-        {"point", "memory per rank", "variants", "repetitions", "bytes moved", "flop", "items"});
+    Table table({"point", "memory per rank", "host memory per rank", "variants", "repetitions",
+                 "bytes moved", "flop", "items"});
     std::set<std::string> notes;
     for (const auto& params : run.points()) {
       const PointEstimate e = estimate_point(run, params, comm);
@@ -78,7 +80,8 @@ void print_dry_run(std::ostream& out, const Input& input, const Comm& comm) {
       const char* partial = e.known ? "" : " +";
       const std::string point = describe_point(swept_values(run, params));
       table.add_row({point.empty() ? "-" : point, format_bytes(e.memory_per_rank),
-                     std::to_string(e.variants), std::to_string(e.repetitions),
+                     format_bytes(e.host_memory_per_rank), std::to_string(e.variants),
+                     std::to_string(e.repetitions),
                      e.total.bytes > 0.0 ? format_bytes(e.total.bytes) + partial : "-",
                      count_cell(e.total.flops, partial), count_cell(e.total.items, partial)});
     }

@@ -99,20 +99,33 @@ Runner::Runner(const Comm& comm, const DeviceInfo& device, std::map<std::string,
     : comm_(comm), device_(device), ceilings_(std::move(ceilings)) {}
 
 void Runner::check_memory(const RunSpec& run) const {
-  if (!run.app->device_bytes) return;
-  const double available = free_device_bytes();
+  const AppSpec& app = *run.app;
+  if (!app.device_bytes && !app.host_bytes) return;
+  // Where the device's memory is the host's, both needs draw on it: one check of their sum.
+  const bool shared = device_memory_is_host();
+  const double device_free = free_device_bytes();
+  const double host_free = shared ? device_free : free_host_bytes();
   for (const auto& params : run.points()) {
-    const double needed = run.app->device_bytes(params, comm_);
-    // Every rank checks its own device; all must fit.
-    if (comm_.all(needed <= available)) continue;
-    const double worst_needed = comm_.max(needed);
-    const double least_free = comm_.min(available);
-    const std::string where =
-        run.key_path.empty() ? run.app->name : run.key_path + " (" + run.app->name + ")";
-    std::string point = describe_point(swept_values(run, params));
-    throw InputError(run.mark.str() + ": " + where + (point.empty() ? "" : " at " + point) +
-                     ": needs " + format_bytes(worst_needed) + " of memory per rank, but " +
-                     device_.name + " has " + format_bytes(least_free) + " free");
+    const double device = app.device_bytes ? app.device_bytes(params, comm_) : 0.0;
+    const double host = app.host_bytes ? app.host_bytes(params, comm_) : 0.0;
+    const auto refuse = [&](double needed, double available, const std::string& of_what,
+                            const std::string& has) {
+      // Every rank checks its own memory; all must fit.
+      if (comm_.all(needed <= available)) return;
+      const std::string where =
+          run.key_path.empty() ? app.name : run.key_path + " (" + app.name + ")";
+      const std::string point = describe_point(swept_values(run, params));
+      throw InputError(run.mark.str() + ": " + where + (point.empty() ? "" : " at " + point) +
+                       ": needs " + format_bytes(comm_.max(needed)) + " of " + of_what +
+                       " per rank, but " + has + " has " + format_bytes(comm_.min(available)) +
+                       " free");
+    };
+    if (shared) {
+      refuse(device + host, device_free, "memory", device_.name);
+    } else {
+      refuse(device, device_free, "memory", device_.name);
+      refuse(host, host_free, "host memory (for its host variants)", "the host");
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 #include "himeno/himeno_app.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/comm.hpp"
+#include "core/device.hpp"
 #include "core/host_backends.hpp"
 #include "core/launcher.hpp"
 #include "core/registry.hpp"
@@ -213,6 +215,23 @@ double device_bytes(const Params& params, const Comm& comm) {
     bytes += element * d.owned_points();
   }
   return bytes;
+}
+
+// The cpu variants' arrays, on the host. One variant's arrays are held at a time, so where the
+// device's memory is the host's they need only what exceeds the device variants' (device_bytes).
+double host_bytes(const Params& params, const Comm& comm) {
+  bool on_host = false;
+  for (const auto& row : variant_table<float>())
+    on_host = on_host || (!row.on_device && selects_variant(params, row.name));
+  if (!on_host) return 0.0;
+  const GlobalGrid grid = grid_of(params);
+  const Extents local =
+      decompose(grid, dims_of(params, grid, comm.size()), comm.rank()).local_dims();
+  const double fields = element_bytes(params) == sizeof(float)
+                            ? Fields<float, Kokkos::HostSpace>::bytes(local)
+                            : Fields<double, Kokkos::HostSpace>::bytes(local);
+  if (!device_memory_is_host()) return fields;
+  return std::max(0.0, fields - device_bytes(params, comm));
 }
 
 // A fixed iteration count is known beforehand; the original's measurement mode decides it from
@@ -519,6 +538,7 @@ AppSpec app_spec() {
   app.default_variants = {"kokkos_reduce"};
   app.check = check;
   app.device_bytes = device_bytes;
+  app.host_bytes = host_bytes;
   app.estimate_work = estimate_work;
   app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
     if (params.string("precision") == "float")

@@ -1122,6 +1122,18 @@ TEST(BridgeBadInput, ARunWhereNoVariantApplies) {
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
 }
 
+TEST(BridgeBadInput, HostVariantsCountInTheDryRun) {
+  // The host variants keep their own normals and output on the host: 2^20 paths of 64 float
+  // steps, 256 MiB each.
+  TempDir dir;
+  const std::string input = dir.write(
+      "in.yaml", "app: bridge\npaths: 1048576\nsteps: 64\nvariant: [cpu_serial, naive]\n");
+  const ProcessResult r = kmini({"run", input, "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_CONTAINS(r.out, "host memory per rank");
+  EXPECT_CONTAINS(r.out, "512.0 MiB             512.0 MiB");
+}
+
 TEST(BridgeBadInput, SobolBeyondTheShippedTable) {
   expect_rejected("normals: sobol\nsteps: 11000\ndimension: 2\n",
                   "normals: needs 22000 Sobol dimensions (steps x dimension), beyond the 21201 of ",

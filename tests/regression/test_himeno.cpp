@@ -328,6 +328,14 @@ TEST(HimenoBadInput, UnknownVariant) {
   expect_rejected("variant: warp_agregated\n", "(did you mean 'warp_aggregated'?)");
 }
 
+TEST(HimenoBadInput, HostVariantsOverTheHostsMemory) {
+  // The cpu variants' arrays are host memory: the gate counted none of it, and a grid too
+  // large for the host ran until its allocation failed (exit 4). 4097^3 points of 14 float
+  // arrays need 3.6 TiB.
+  expect_rejected("grid: [4097, 4097, 4097]\nvariant: cpu_serial\niterations: 1\n",
+                  "in.yaml:1:1: himeno: needs 3.6 TiB of ");
+}
+
 TEST(HimenoBadInput, RanksOfAnotherJob) {
   expect_rejected("size: XS\nranks: [1, 1, 3]\n",
                   "ranks: cannot split the grid over the ranks: [1, 1, 3] makes 3 ranks, but the "

@@ -227,7 +227,10 @@ TEST(StreamRun, DryRunEstimatesWithoutRunningOrWriting) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   // Weights 2+2+2+3+3+2 arrays of 100000 elements, 3 timed and 1 warm-up repetition:
   // 14 x 4e5 x 4 B = 21.4 MiB for float, twice that for double; 6 x 4e5 = 2.4e6 items.
-  EXPECT_CONTAINS(r.out, "precision=float           1.1 MiB         6            4     21.4 MiB");
+  // No host variants: no host memory beside the device's.
+  EXPECT_CONTAINS(r.out,
+                  "precision=float           1.1 MiB                   0 B         6            4 "
+                  "    21.4 MiB");
   EXPECT_CONTAINS(r.out, "42.7 MiB");
   EXPECT_CONTAINS(r.out, "2.4e+06");
   EXPECT_CONTAINS(r.out, "every point fits the device's free memory");
