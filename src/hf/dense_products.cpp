@@ -74,6 +74,15 @@ cublasOperation_t operation(Op op) {
 
 struct DenseProducts::Impl {
   cublasHandle_t handle = nullptr;
+
+  void multiply(Op op_a, Op op_b, const Shape& s, double alpha, const double* a, const double* b,
+                double beta, double* c) {
+    // On Kokkos' own stream, the product is ordered with the kernels before and after it.
+    check(cublasSetStream(handle, Kokkos::Cuda().cuda_stream()), "stream selection");
+    check(cublasDgemm(handle, operation(op_a), operation(op_b), s.m, s.n, s.k, &alpha, a, s.lda, b,
+                      s.ldb, &beta, c, s.ldc),
+          "dgemm");
+  }
 };
 
 DenseProducts::DenseProducts() : impl_(std::make_unique<Impl>()) {
@@ -88,24 +97,20 @@ const char* DenseProducts::method() {
   return "cuBLAS dgemm (device)";
 }
 
-void DenseProducts::gemm(Op op_a, Op op_b, double alpha, const ConstDenseMatrix& a,
-                         const ConstDenseMatrix& b, double beta, const DenseMatrix& c) {
-  const Shape s = shape_of(op_a, op_b, a, b, c);
-  if (s.m == 0 || s.n == 0) return;
-  // On Kokkos' own stream, the product is ordered with the kernels before and after it.
-  check(cublasSetStream(impl_->handle, Kokkos::Cuda().cuda_stream()), "stream selection");
-  check(cublasDgemm(impl_->handle, operation(op_a), operation(op_b), s.m, s.n, s.k, &alpha,
-                    a.data(), s.lda, b.data(), s.ldb, &beta, c.data(), s.ldc),
-        "dgemm");
-}
-
 #else
 
 static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                          Kokkos::DefaultExecutionSpace::memory_space>::accessible,
               "the host BLAS needs matrices the host can read");
 
-struct DenseProducts::Impl {};
+struct DenseProducts::Impl {
+  void multiply(Op op_a, Op op_b, const Shape& s, double alpha, const double* a, const double* b,
+                double beta, double* c) {
+    const char ta = op_a == Op::plain ? 'N' : 'T', tb = op_b == Op::plain ? 'N' : 'T';
+    Kokkos::fence();  // the host BLAS reads what Kokkos' queued kernels write
+    dgemm_(&ta, &tb, &s.m, &s.n, &s.k, &alpha, a, &s.lda, b, &s.ldb, &beta, c, &s.ldc);
+  }
+};
 
 DenseProducts::DenseProducts() : impl_(std::make_unique<Impl>()) {}
 
@@ -115,16 +120,13 @@ const char* DenseProducts::method() {
   return "BLAS dgemm (host)";
 }
 
+#endif
+
 void DenseProducts::gemm(Op op_a, Op op_b, double alpha, const ConstDenseMatrix& a,
                          const ConstDenseMatrix& b, double beta, const DenseMatrix& c) {
   const Shape s = shape_of(op_a, op_b, a, b, c);
   if (s.m == 0 || s.n == 0) return;
-  const char ta = op_a == Op::plain ? 'N' : 'T', tb = op_b == Op::plain ? 'N' : 'T';
-  Kokkos::fence();  // the host BLAS reads what Kokkos' queued kernels write
-  dgemm_(&ta, &tb, &s.m, &s.n, &s.k, &alpha, a.data(), &s.lda, b.data(), &s.ldb, &beta, c.data(),
-         &s.ldc);
+  impl_->multiply(op_a, op_b, s, alpha, a.data(), b.data(), beta, c.data());
 }
-
-#endif
 
 }  // namespace kmini::hf
