@@ -79,7 +79,7 @@ void compress(const std::vector<std::pair<int, int>>& key_position, int keys,
 }
 
 template <class Memory>
-ClassData<Memory> class_data(const ClassPlan& plan, const std::vector<double>& schwarz,
+ClassData<Memory> class_data(const ClassPlan& plan,
                              const std::vector<std::array<int, 2>>& pair_shells, int shells) {
   ClassData<Memory> data;
   const auto ints = [](const char* label, const std::vector<int>& values) {
@@ -273,7 +273,7 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
   t->kept_count = Kokkos::View<int, Memory>("hf::kept_count");
   const bool by_density = settings_.screening == Screening::density;
   for (const ClassPlan& c : plan_.classes) {
-    t->classes.push_back(class_data<Memory>(c, schwarz_, pair_shells_, shells));
+    t->classes.push_back(class_data<Memory>(c, pair_shells_, shells));
     if (by_density) t->cuts.push_back(cut_views<Memory>(c, t->classes.back()));
   }
   t->screen.by_density = by_density;

@@ -3,12 +3,13 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
-#include <sstream>
+#include <string>
 
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "hf/dense_products.hpp"
 #include "hf/largest_magnitude.hpp"
+#include "hf/linear_dependence.hpp"
 #include "hf/symmetric_eigen.hpp"
 
 extern "C" {
@@ -23,9 +24,6 @@ namespace {
 using Device = Kokkos::DefaultExecutionSpace;
 using DeviceMatrix = Matrix<DeviceMemory>;
 using Host = Kokkos::HostSpace;
-
-// Below this, the overlap matrix's smallest eigenvalue means a linearly dependent basis.
-constexpr double kLinearDependence = 1e-10;
 
 DeviceMatrix device_matrix(const char* label, int n) {
   return DeviceMatrix(std::string(label), n, n);
@@ -125,13 +123,8 @@ ScfResult run_scf(const OneElectronMatrices& one_electron, int occupied, double 
   Kokkos::deep_copy(u, overlap);
   const std::vector<double> s = solver.solve(u);
   result.smallest_overlap_eigenvalue = s.front();
-  if (s.front() < kLinearDependence) {
-    std::ostringstream message;
-    message << "the basis is linearly dependent: the overlap matrix's smallest eigenvalue is "
-            << s.front() << " (below " << kLinearDependence
-            << "); check for duplicated atoms or use a smaller basis";
-    throw InputError(message.str());
-  }
+  const std::string dependent = linear_dependence_problem(s.front());
+  if (!dependent.empty()) throw InputError(dependent);
   const DeviceMatrix x = device_matrix("hf::x", n);
   {
     Kokkos::View<double*, DeviceMemory> scale("hf::overlap_scale", n);
