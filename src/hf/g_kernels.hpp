@@ -122,7 +122,7 @@ struct StoreSink {
 // screen keeps to `list`, counting them in `listed`.
 //
 // Computing the candidates as they come left a thread idle for every quartet the screen drops
-// while its warp computed the others, and density screening drops about half of a large
+// while its warp computed the others, and density screening drops a large share of a large
 // cluster's candidates. Listed first, every thread of ClassQuartets computes. A warp appends its
 // kept quartets in lane order with one atomic, so the list keeps the plan's order within each
 // warp's run, and warps that ran together lie close: a warp of ClassQuartets still gets kets of
