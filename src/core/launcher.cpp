@@ -1,6 +1,7 @@
 #include "core/launcher.hpp"
 
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 namespace kmini {
