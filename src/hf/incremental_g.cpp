@@ -1,5 +1,7 @@
 #include "hf/incremental_g.hpp"
 
+#include <algorithm>
+
 #include "hf/largest_magnitude.hpp"
 
 namespace kmini::hf {
@@ -22,6 +24,13 @@ void combine(const char* label, const IncrementalG::DeviceMatrix& a,
 IncrementalG::IncrementalG(FockBuild mode, int full_rebuild_every)
     : mode_(mode), full_rebuild_every_(full_rebuild_every) {}
 
+double IncrementalG::scale_for(FockBuild mode, bool full, double r) {
+  if (mode == FockBuild::full) return 1.0;
+  if (r >= kLooseAbove) return std::min(kLoosestScale, r / kLooseAbove);
+  if (full) return 1.0;
+  return r < kTightestScale ? kTightestScale : r;
+}
+
 void IncrementalG::next(const DeviceMatrix& density, const DeviceMatrix& g, const Build& build) {
   const int n = static_cast<int>(density.extent(0));
   if (previous_density_.extent(0) == 0) {
@@ -35,16 +44,15 @@ void IncrementalG::next(const DeviceMatrix& density, const DeviceMatrix& g, cons
     const double whole = largest_magnitude("hf::largest_density", density);
     if (whole > 0.0) relative = largest_magnitude("hf::largest_density_change", change_) / whole;
   }
-  const bool loose = relative >= kLooseAbove;
+  const bool loose = mode_ == FockBuild::incremental && relative >= kLooseAbove;
   last_full_ = mode_ == FockBuild::full || builds_ == 0 || since_full_ >= full_rebuild_every_ ||
                (loose_since_full_ && !loose);
+  last_scale_ = scale_for(mode_, last_full_, relative);
   if (last_full_) {
-    last_scale_ = 1.0;
     build(density, g, last_scale_);
     since_full_ = 1;
-    loose_since_full_ = false;
+    loose_since_full_ = loose;
   } else {
-    last_scale_ = loose ? 1.0 : relative < kTightestScale ? kTightestScale : relative;
     build(change_, g, last_scale_);
     combine("hf::add_previous_g", g, g, previous_g_, 1.0);
     ++since_full_;

@@ -9,12 +9,15 @@
 // bound. Screened at the full build's threshold, that noise (1e-7 hartree a build for 64 to 128
 // waters in 6-31G at 1e-11, measured on the H100) kept the SCF from converging to 1e-9.
 //
-// So a build takes one of three forms, by the change's size r = max|change| / max|density|:
-//   - loose, while r >= kLooseAbove: the change at the full build's threshold. Each build errs
-//     by about what a full build does, and the energy still moves by far more than that
-//     (1e-6 hartree and more for 128 waters); the sum of these errors is dropped by:
-//   - full: the first build after loose ones whose change falls below kLooseAbove, every
-//     `full_rebuild_every`-th build since the last full one, and the first;
+// So a build takes one of three forms, by the change's size r = max|change| / max|density|
+// (1 for the first build, from the guess):
+//   - loose, while r >= kLooseAbove: at the threshold times r / kLooseAbove, at most
+//     kLoosestScale times it. The energy still moves by far more than these builds err (1e-6
+//     hartree and more for 128 waters at the full threshold), and nothing of them lasts: the sum
+//     of their errors is dropped by:
+//   - full: the first build after loose ones whose change falls below kLooseAbove, at the full
+//     threshold, and every `full_rebuild_every`-th build since the last full one (the first
+//     build is one, loose);
 //   - tight, after that: the change at the threshold times r, but never tighter than
 //     kTightestScale times it. Late changes, a thousandth as tight, still skip all but the
 //     largest quartets, since their density is a billionth, and their noise stays below what
@@ -40,7 +43,11 @@ class IncrementalG {
                                    double threshold_scale)>;
 
   static constexpr double kLooseAbove = 1e-3;
+  static constexpr double kLoosestScale = 100.0;
   static constexpr double kTightestScale = 1e-3;
+
+  // The threshold's scale of a build whose change has relative size r, in mode `mode`.
+  static double scale_for(FockBuild mode, bool full, double r);
 
   IncrementalG(FockBuild mode, int full_rebuild_every);
 

@@ -80,8 +80,8 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
   const int n = 12;
   LinearG linear{random_matrix(rng, n, 1.0)};
   // The changes are 0.3, 0.09, ... of the first density, whose largest element is 1 to 1.5:
-  // builds 1 to 5 change it by 2e-3 or more and are loose (at the full threshold), build 6 is
-  // the full one that ends them, and builds 7 and 8 are tight, unless the schedule rebuilds.
+  // builds 1 to 5 change it by 2e-3 or more and are loose (like build 0, from the guess), build 6
+  // is the full one that ends them, and builds 7 and 8 are tight, unless the schedule rebuilds.
   const std::vector<DeviceMatrix> densities = converging_densities(rng, n, 9, 0.3);
   const std::vector<std::vector<bool>> full_builds{
       {true, true, true, true, true, true, true, true, true},
@@ -103,20 +103,28 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
                        });
       const bool full = full_builds[e][k];
       EXPECT_EQ(incremental.last_was_full(), full);
-      // A small change is screened tighter, by its size against the density's, down to the
-      // floor; a large one at the full threshold.
-      double expected_scale = 1.0;
-      if (!full) {
+      // A large change is screened looser, by its size against the density's, up to
+      // kLoosestScale (so is the first build, from the guess); a small one tighter, down to the
+      // floor, but at the full threshold when built whole.
+      double relative = 1.0;
+      if (k > 0) {
         const std::vector<double> now = on_host(densities[k]), before = on_host(densities[k - 1]);
         double change = 0.0, whole = 0.0;
         for (std::size_t i = 0; i < now.size(); ++i) {
           change = std::max(change, std::fabs(now[i] - before[i]));
           whole = std::max(whole, std::fabs(now[i]));
         }
-        const double relative = change / whole;
-        expected_scale = relative >= IncrementalG::kLooseAbove
-                             ? 1.0
-                             : std::max(relative, IncrementalG::kTightestScale);
+        relative = change / whole;
+      }
+      const double expected_scale =
+          relative >= IncrementalG::kLooseAbove
+              ? std::min(IncrementalG::kLoosestScale, relative / IncrementalG::kLooseAbove)
+          : full ? 1.0
+                 : std::max(relative, IncrementalG::kTightestScale);
+      EXPECT_EQ(scale > 1.0, k <= 5);
+      EXPECT_EQ(scale < 1.0, k >= 7 && !full);
+      if (k == 0) {
+        EXPECT_EQ(scale, IncrementalG::kLoosestScale);
       }
       EXPECT_DOUBLE_EQ(scale, expected_scale);
       EXPECT_EQ(incremental.last_threshold_scale(), scale);
