@@ -31,6 +31,29 @@ struct BoysTable {
   // F_m(i * kBoysTableStep) at (i, m).
   Kokkos::View<const double**, Kokkos::LayoutRight, Memory> values;
 
+  // A row's F_M .. F_{M + kBoysTaylorTerms - 1}. On the GPU in 16-byte loads (a row is 128 bytes
+  // and the table's allocation aligned): each primitive quartet below kBoysTableEnd reads a row
+  // of its own, and the s classes' kernels were bound by their L1 traffic.
+  template <int M>
+  KOKKOS_FORCEINLINE_FUNCTION static void read_terms(const double* row, double* terms) {
+#if defined(__CUDA_ARCH__)
+    constexpr int first = M / 2 * 2;
+    constexpr int loads = (M - first + kBoysTaylorTerms + 1) / 2;
+    static_assert(first + 2 * loads <= kBoysTableOrders, "the pairs stay within the row");
+    double2 pair[loads];
+    Impl::static_for<0, loads>([&](auto k) {
+      pair[decltype(k)::value] = reinterpret_cast<const double2*>(row)[first / 2 + decltype(k)::value];
+    });
+    Impl::static_for<0, kBoysTaylorTerms>([&](auto k) {
+      constexpr int at = M - first + decltype(k)::value;
+      terms[decltype(k)::value] = at % 2 == 0 ? pair[at / 2].x : pair[at / 2].y;
+    });
+#else
+    for (int k = 0; k < kBoysTaylorTerms; ++k)
+      terms[k] = row[M + k];
+#endif
+  }
+
   // F_0(t) .. F_M(t) into f[0..M]. Runs once per primitive quartet, so every division is by a
   // compile-time constant (a product with its reciprocal) and exp is taken only where used.
   template <int M>
@@ -39,11 +62,13 @@ struct BoysTable {
     if (t < kBoysTableEnd) {
       const int row = static_cast<int>(t * (1.0 / kBoysTableStep) + 0.5);
       const double dt = row * kBoysTableStep - t;
+      double terms[kBoysTaylorTerms];  // F_{M+k}(T0), k = 0 .. kBoysTaylorTerms - 1
+      read_terms<M>(&values(row, 0), terms);
       // Horner over the Taylor terms F_{M+k}(T0) dt^k / k!, k from the last down to 1.
-      double sum = values(row, M + kBoysTaylorTerms - 1);
+      double sum = terms[kBoysTaylorTerms - 1];
       Impl::static_for<1, kBoysTaylorTerms>([&](auto i) {
         constexpr int k = kBoysTaylorTerms - decltype(i)::value;
-        sum = values(row, M + k - 1) + sum * dt * (1.0 / k);
+        sum = terms[k - 1] + sum * dt * (1.0 / k);
       });
       f[M] = sum;
       if constexpr (M > 0) {

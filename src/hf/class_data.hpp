@@ -54,6 +54,11 @@ struct ClassData {
     q = static_cast<int>(t - offsets(lo));
   }
 
+  // The ket position of this rank's quartet t, whose bra position is p.
+  KOKKOS_INLINE_FUNCTION int ket_of(std::int64_t t, int p) const {
+    return static_cast<int>(t - offsets(p - bra_begin));
+  }
+
   KOKKOS_INLINE_FUNCTION std::int64_t quartet_index(int p, int q) const {
     return offsets(p - bra_begin) + q;
   }

@@ -35,7 +35,7 @@ struct GBuilder::Tables {
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> shell_density;
   QuartetScreen<Memory> screen;
   // A chunk's kept quartets and their number (ListKept), grown to the largest chunk.
-  Kokkos::View<int*, Memory> kept_list;
+  KeptList<Memory> kept_list;
   Kokkos::View<int, Memory> kept_count;
 };
 
@@ -231,6 +231,7 @@ GBuilder::GBuilder(const MolecularBasis& basis, const GBuildSettings& settings, 
     pair_primitives_.push_back(host_pairs_.primitives_begin(i + 1) -
                                host_pairs_.primitives_begin(i));
   }
+  order_products_by_bound(host_pairs_, product_bounds(host_pairs_, pair_kinds_));
   schwarz_ = schwarz_bounds(host_pairs_, pair_kinds_);
   // Densities of closed shells in normalised functions rarely reach 2.5 (|D_ij| <= 2 where the
   // functions are orthonormal); a build with a larger one plans again.
@@ -277,6 +278,7 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
     if (by_density) t->cuts.push_back(cut_views<Memory>(c, t->classes.back()));
   }
   t->screen.by_density = by_density;
+  t->screen.primitive_screen = settings_.primitive_screening;
   t->screen.threshold = settings_.threshold;
   t->screen.pair_bound = view_of<Kokkos::View<double*, Memory>>("hf::pair_bound", schwarz_);
   if (by_density) {
@@ -468,7 +470,7 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
   ();
   const std::int64_t chunk = std::min(count, settings_.chunk_quartets);
   if (static_cast<std::int64_t>(t.kept_list.extent(0)) < chunk)
-    t.kept_list = Kokkos::View<int*, Memory>(
+    t.kept_list = KeptList<Memory>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), chunk);
   for (std::int64_t begin = first; begin < first + count; begin += chunk) {
     Kokkos::deep_copy(t.kept_count, 0);
@@ -496,7 +498,8 @@ void GBuilder::compute_listed(const char* stem, std::size_t i,
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>,
                           Kokkos::LaunchBounds<kQuartetBlock, kQuartetBlocksPerSm<Class>>>(
           0, static_cast<std::int64_t>(listed) * Class::lanes),
-      ClassQuartets<Class, Exec, Sink>{t.pairs, t.boys, t.classes[i], first, t.kept_list, sink});
+      ClassQuartets<Class, Exec, Sink>{t.pairs,  t.boys,      t.classes[i], t.screen,
+                                       first,    t.kept_list, sink});
 }
 
 std::array<std::int64_t, 2> GBuilder::quartet_range(std::size_t i, int bra_begin, int bra_end,
@@ -593,11 +596,19 @@ void GBuilder::warm_up(const std::vector<GUpdate>& updates, const Matrix<DeviceM
   using Plain = PlainAtomicAdd<DeviceMemory>;
   using Aggregated = WarpAggregatedAdd<DeviceMemory>;
   Tables<DeviceMemory>& t = *device_;
-  if (t.kept_list.extent(0) == 0)
-    t.kept_list = Kokkos::View<int*, DeviceMemory>("hf::kept_list", 1);
-  Kokkos::deep_copy(Kokkos::subview(t.kept_list, 0), 0);
+  if (t.kept_list.extent(0) == 0) t.kept_list = KeptList<DeviceMemory>("hf::kept_list", 1);
   for (std::size_t i = 0; i < plan_.classes.size(); ++i) {
     if (plan_.classes[i].local_quartets() == 0) continue;
+    // The list holds the class's first candidate.
+    const KeptList<DeviceMemory> list = t.kept_list;
+    const ClassData<DeviceMemory> data = t.classes[i];
+    Kokkos::parallel_for(
+        "hf::warm_up_list", Kokkos::RangePolicy<Device>(0, 1), KOKKOS_LAMBDA(const int) {
+          int p, q;
+          data.quartet(0, p, q);
+          list(0, 0) = 0;
+          list(0, 1) = p;
+        });
     with_class(plan_, i, [&](auto cls) {
       using Class = decltype(cls);
       for (const GUpdate update : updates) {

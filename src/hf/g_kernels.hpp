@@ -118,8 +118,14 @@ struct StoreSink {
   }
 };
 
-// Appends the offset (from `first`) of each of the candidates [first, first + count) that the
-// screen keeps to `list`, counting them in `listed`.
+// A chunk's kept quartets: per entry the offset of the quartet from the chunk's first, and its bra
+// position, which ListKept has found anyway and ClassQuartets would otherwise search for again
+// (a binary search over the class's bras: a chain of dependent loads per quartet).
+template <class Memory>
+using KeptList = Kokkos::View<int* [2], Kokkos::LayoutRight, Memory>;
+
+// Appends each of the candidates [first, first + count) that the screen keeps to `list`,
+// counting them in `listed`.
 //
 // Computing the candidates as they come left a thread idle for every quartet the screen drops
 // while its warp computed the others, and density screening drops a large share of a large
@@ -132,14 +138,16 @@ struct ListKept {
   ClassData<Memory> data;
   QuartetScreen<Memory> screen;
   std::int64_t first = 0;
-  Kokkos::View<int*, Memory> list;
+  KeptList<Memory> list;
   Kokkos::View<int, Memory> listed;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t w) const {
     int p, q;
     data.quartet(first + w, p, q);
     if (!screen.keeps(data.bra_pairs(p), data.ket_pairs(q))) return;
-    list(reduce::atomic_fetch_add_match(&listed(), 1)) = static_cast<int>(w);
+    const int k = reduce::atomic_fetch_add_match(&listed(), 1);
+    list(k, 0) = static_cast<int>(w);
+    list(k, 1) = p;
   }
 };
 
@@ -158,21 +166,22 @@ struct ClassQuartets {
   ShellPairs<Memory> pairs;
   BoysTable<Memory> boys;
   ClassData<Memory> data;
+  QuartetScreen<Memory> screen;  // for the primitive screen's cutoff
   std::int64_t first = 0;
-  Kokkos::View<const int*, Memory> list;
+  Kokkos::View<const int* [2], Kokkos::LayoutRight, Memory> list;
   Sink sink;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t w) const {
-    const std::int64_t t = first + list(w / Class::lanes);
+    const std::int64_t t = first + list(w / Class::lanes, 0);
+    const int p = list(w / Class::lanes, 1), q = data.ket_of(t, p);
     LaneFunctions<Class> functions;
     functions.lane = static_cast<int>(w % Class::lanes);
-    int p, q;
-    data.quartet(t, p, q);
     const int bra = data.bra_pairs(p), ket = data.ket_pairs(q);
     const double weight =
         quartet_layout(pairs, bra, ket, data.diagonal() && p == q, functions.first);
     double eri[Class::lane_integrals];
-    eri_lane<Class>(pairs, boys, bra, ket, functions.lane, eri);
+    eri_lane<Class>(pairs, boys, bra, ket, functions.lane, eri,
+                    screen.primitive_cutoff(bra, ket));
     KMINI_HF_UNROLL
     for (int k = 0; k < Class::lane_integrals; ++k)
       eri[k] *= weight;

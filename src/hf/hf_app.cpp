@@ -126,6 +126,14 @@ double device_bytes(const Params& params, const Comm&) {
   ScfSettings settings;
   double bytes = (13.0 + 2.0 * settings.diis_vectors) * n * n * sizeof(double) +
                  shells * shells * sizeof(double);
+  // Every canonical pair's primitive products (before the cutoff drops any), and the kept list of
+  // the largest chunk (GBuildSettings::chunk_quartets).
+  double primitives = 0.0;
+  for (const Atom& atom : setup.molecule.atoms)
+    for (const Shell& shell : setup.basis.shells_of_element.at(atom.atomic_number))
+      primitives += static_cast<double>(shell.exponents.size());
+  bytes += primitives * (primitives + 1.0) / 2.0 * sizeof(PrimitiveProduct) +
+           static_cast<double>(GBuildSettings{}.chunk_quartets) * 2.0 * sizeof(int);
   if (selects_variant(params, "kernel_split") || selects_variant(params, "host_update") ||
       selects_variant(params, "auto")) {
     // The buffer holds at most a batch, and at most every unscreened quartet of (pp|pp) size.
@@ -162,6 +170,7 @@ class HfCase : public Case {
     GBuildSettings settings;
     settings.screening = setup_.screening;
     settings.threshold = setup_.screening_threshold;
+    settings.primitive_screening = setup_.primitive_screening;
     settings.batch_bytes = setup_.batch_bytes;
     builder_ = std::make_unique<GBuilder>(basis_, settings, comm_.rank(), comm_.size());
     one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule));

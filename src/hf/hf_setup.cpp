@@ -48,6 +48,12 @@ std::vector<ParamSpec> hf_params() {
                       "2026-11-25)")
           .range_above(0.0, 1e-6)
           .sweepable(),
+      ParamSpec::boolean("primitive_screening", true,
+                         "within a kept quartet, leave out the primitive quartets whose bounds "
+                         "together stay under a tenth of the screening threshold (over the "
+                         "largest density element it couples, with density screening): the "
+                         "pairs' products are ordered by bound, so the contraction loops stop "
+                         "early"),
       ParamSpec::choice("fock_build", "incremental", {"full", "incremental"},
                         "full: every SCF iteration builds G from its whole density; incremental: "
                         "G(D_n) = G(D_n-1) + G(D_n - D_n-1), the change screened on its own "
@@ -143,6 +149,7 @@ HfSetup setup_of(const Params& params) {
   setup.screening =
       params.string("screening") == "schwarz" ? Screening::schwarz : Screening::density;
   setup.screening_threshold = params.real("screening_threshold");
+  setup.primitive_screening = params.boolean("primitive_screening");
   setup.fock_build =
       params.string("fock_build") == "full" ? FockBuild::full : FockBuild::incremental;
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));

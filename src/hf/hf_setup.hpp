@@ -27,6 +27,7 @@ struct HfSetup {
   double commutator_convergence = 1e-6;
   Screening screening = Screening::density;
   double screening_threshold = 1e-12;
+  bool primitive_screening = true;
   FockBuild fock_build = FockBuild::incremental;
   int full_rebuild_every = 8;
   double batch_bytes = 0.0;

@@ -42,16 +42,30 @@ struct QuartetScreen {
   Kokkos::View<const int* [2], Kokkos::LayoutRight, Memory> pair_shells;
   double threshold = 0.0;
   bool by_density = false;
+  bool primitive_screen = true;
 
   KOKKOS_INLINE_FUNCTION bool keeps(int bra, int ket) const {
-    const double schwarz = pair_bound(bra) * pair_bound(ket);
-    if (!by_density) return schwarz >= threshold;
+    return pair_bound(bra) * pair_bound(ket) * coupled_density(bra, ket) >= threshold;
+  }
+
+  // What multiplies an integral of the quartet in G, at most: the largest density element it
+  // couples under density screening, 1 under Schwarz screening (which bounds the integrals).
+  KOKKOS_INLINE_FUNCTION double coupled_density(int bra, int ket) const {
+    if (!by_density) return 1.0;
     const int a = pair_shells(bra, 0), b = pair_shells(bra, 1);
     const int c = pair_shells(ket, 0), d = pair_shells(ket, 1);
-    const double largest = larger(larger(larger(shell_density(a, b), shell_density(c, d)),
-                                         larger(shell_density(a, c), shell_density(b, d))),
-                                  larger(shell_density(a, d), shell_density(b, c)));
-    return schwarz * largest >= threshold;
+    return larger(larger(larger(shell_density(a, b), shell_density(c, d)),
+                         larger(shell_density(a, c), shell_density(b, d))),
+                  larger(shell_density(a, d), shell_density(b, c)));
+  }
+
+  // The primitive screen's cutoff for a kept quartet (eri.hpp): what it leaves out of the
+  // quartet's contributions to G stays under kPrimitiveShare of the threshold.
+  static constexpr double kPrimitiveShare = 0.1;
+  KOKKOS_INLINE_FUNCTION double primitive_cutoff(int bra, int ket) const {
+    if (!primitive_screen) return 0.0;
+    const double density = coupled_density(bra, ket);
+    return density > 0.0 ? kPrimitiveShare * threshold / density : 0.0;
   }
 };
 

@@ -59,4 +59,34 @@ std::vector<double> schwarz_bounds(const ShellPairs<Kokkos::HostSpace>& host_pai
   return std::vector<double>(host.data(), host.data() + host.size());
 }
 
+std::vector<double> product_bounds(const ShellPairs<Kokkos::HostSpace>& pairs,
+                                   const std::vector<int>& pair_kinds) {
+  using Host = Kokkos::HostSpace;
+  // Each product as a pair of its own, with its pair's shells: the Schwarz bound of that pair is
+  // the product's.
+  const std::size_t products = pairs.products.extent(0);
+  ShellPairs<Host> single;
+  single.shells = Kokkos::View<int* [2], Kokkos::LayoutRight, Host>("hf::product_shells", products);
+  single.first_functions =
+      Kokkos::View<int* [2], Kokkos::LayoutRight, Host>("hf::product_functions", products);
+  single.ab = Kokkos::View<double* [3], Kokkos::LayoutRight, Host>("hf::product_ab", products);
+  single.primitives_begin = Kokkos::View<int*, Host>("hf::product_begin", products + 1);
+  single.products = pairs.products;
+  std::vector<int> kinds(products);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    for (int k = pairs.primitives_begin(i); k < pairs.primitives_begin(i + 1); ++k) {
+      for (int s = 0; s < 2; ++s) {
+        single.shells(k, s) = pairs.shells(i, s);
+        single.first_functions(k, s) = pairs.first_functions(i, s);
+      }
+      for (int x = 0; x < 3; ++x)
+        single.ab(k, x) = pairs.ab(i, x);
+      single.primitives_begin(k) = k;
+      kinds[k] = pair_kinds[i];
+    }
+  }
+  single.primitives_begin(products) = static_cast<int>(products);
+  return schwarz_bounds(single, kinds);
+}
+
 }  // namespace kmini::hf

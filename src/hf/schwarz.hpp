@@ -13,4 +13,9 @@ namespace kmini::hf {
 std::vector<double> schwarz_bounds(const ShellPairs<Kokkos::HostSpace>& pairs,
                                    const std::vector<int>& pair_kinds);
 
+// The same for each primitive product on its own, one per product in the pairs' order: the
+// primitive screen's bounds (order_products_by_bound).
+std::vector<double> product_bounds(const ShellPairs<Kokkos::HostSpace>& pairs,
+                                   const std::vector<int>& pair_kinds);
+
 }  // namespace kmini::hf

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace kmini::hf {
@@ -94,11 +95,8 @@ ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
     products += all[i].size();
   }
   out.primitives_begin(n) = static_cast<int>(products);
-  out.zeta = Kokkos::View<double*, Host>("hf::pair_zeta", products);
-  out.half_inverse_zeta = Kokkos::View<double*, Host>("hf::pair_half_inverse_zeta", products);
-  out.coulomb_weight = Kokkos::View<double*, Host>("hf::pair_coulomb_weight", products);
-  out.center = Kokkos::View<double* [3], Kokkos::LayoutRight, Host>("hf::pair_center", products);
-  out.from_a = Kokkos::View<double* [3], Kokkos::LayoutRight, Host>("hf::pair_from_a", products);
+  out.products = Kokkos::View<PrimitiveProduct*, Host>("hf::pair_products", products);
+  constexpr double kUnknown = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < n; ++i) {
     const PlacedShell& a = basis.shells[static_cast<std::size_t>(pairs[i][0])];
     const PlacedShell& b = basis.shells[static_cast<std::size_t>(pairs[i][1])];
@@ -110,17 +108,40 @@ ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
       out.ab(i, x) = a.center[x] - b.center[x];
     int k = out.primitives_begin(i);
     for (const Product& product : all[i]) {
-      out.zeta(k) = product.zeta;
-      out.half_inverse_zeta(k) = 0.5 / product.zeta;
-      out.coulomb_weight(k) = product.weight * kRootPrefactor / product.zeta;
+      PrimitiveProduct& stored = out.products(k++);
+      stored = PrimitiveProduct{};
+      stored.zeta = product.zeta;
+      stored.half_inverse_zeta = 0.5 / product.zeta;
+      stored.coulomb_weight = product.weight * kRootPrefactor / product.zeta;
       for (int x = 0; x < 3; ++x) {
-        out.center(k, x) = product.center[x];
-        out.from_a(k, x) = product.center[x] - a.center[x];
+        stored.center[x] = product.center[x];
+        stored.from_a[x] = product.center[x] - a.center[x];
       }
-      ++k;
+      stored.bound = kUnknown;
+      stored.tail = kUnknown;
     }
   }
   return out;
+}
+
+void order_products_by_bound(ShellPairs<Kokkos::HostSpace>& pairs,
+                             const std::vector<double>& bounds) {
+  if (bounds.size() != pairs.products.extent(0))
+    throw std::logic_error("order_products_by_bound: one bound per product");
+  for (std::size_t k = 0; k < bounds.size(); ++k)
+    pairs.products(k).bound = bounds[k];
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    PrimitiveProduct* first = pairs.products.data() + pairs.primitives_begin(i);
+    PrimitiveProduct* last = pairs.products.data() + pairs.primitives_begin(i + 1);
+    std::stable_sort(first, last, [](const PrimitiveProduct& x, const PrimitiveProduct& y) {
+      return x.bound > y.bound;
+    });
+    double tail = 0.0;
+    for (PrimitiveProduct* p = last; p != first; --p) {
+      tail += (p - 1)->bound;
+      (p - 1)->tail = tail;
+    }
+  }
 }
 
 }  // namespace kmini::hf

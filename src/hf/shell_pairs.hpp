@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -36,19 +37,35 @@ KOKKOS_INLINE_FUNCTION constexpr int ket_l_of_kind(int kind) {
 }
 const char* pair_kind_name(int kind);
 
+// One primitive product of a pair, as the ERI kernels' primitive loop reads it. The fields that
+// loop reads together lie side by side and the record is 16-byte aligned, so that a GPU thread
+// reads a ket's product in a few 16-byte loads: the quartet kernels of the s classes were bound
+// by the L1 traffic of one 8-byte load per field (docs/performance-notes.md).
+struct alignas(16) PrimitiveProduct {
+  double zeta;
+  // weight sqrt(2 pi^{5/2}) / zeta: a primitive quartet's prefactor 2 pi^{5/2} / (zeta eta
+  // sqrt(zeta + eta)) is the product of its two products' and 1 / sqrt(zeta + eta).
+  double coulomb_weight;
+  double center[3];  // P
+  // The pair's products are ordered by `bound`, largest first; tail is the sum of the bounds
+  // from this product to the pair's last (primitive screening, eri.hpp). Both are infinite until
+  // order_products_by_bound sets them, which makes the screen keep every primitive quartet.
+  double tail;
+  double from_a[3];  // P - A
+  double half_inverse_zeta;  // 1 / (2 zeta)
+  // sqrt of the largest (pp|pp) of this one product over the pair's components: a primitive
+  // quartet's share of any of its integrals is at most the product of its two products' bounds.
+  double bound;
+  double unused;
+};
+
 template <class Memory>
 struct ShellPairs {
   Kokkos::View<int* [2], Kokkos::LayoutRight, Memory> shells;           // (a, b)
   Kokkos::View<int* [2], Kokkos::LayoutRight, Memory> first_functions;  // of a and of b
   Kokkos::View<double* [3], Kokkos::LayoutRight, Memory> ab;            // A - B
   Kokkos::View<int*, Memory> primitives_begin;  // pair i's products: [begin(i), begin(i+1))
-  Kokkos::View<double*, Memory> zeta;
-  Kokkos::View<double*, Memory> half_inverse_zeta;  // 1 / (2 zeta)
-  // weight sqrt(2 pi^{5/2}) / zeta: a primitive quartet's prefactor 2 pi^{5/2} / (zeta eta
-  // sqrt(zeta + eta)) is the product of its two products' and 1 / sqrt(zeta + eta).
-  Kokkos::View<double*, Memory> coulomb_weight;
-  Kokkos::View<double* [3], Kokkos::LayoutRight, Memory> center;  // P
-  Kokkos::View<double* [3], Kokkos::LayoutRight, Memory> from_a;  // P - A
+  Kokkos::View<PrimitiveProduct*, Memory> products;
 
   std::size_t size() const { return shells.extent(0); }
 };
@@ -62,6 +79,11 @@ ShellPairs<Kokkos::HostSpace> make_shell_pairs(const MolecularBasis& basis,
                                                const std::vector<std::array<int, 2>>& pairs,
                                                double product_cutoff = 0.0);
 
+// Sets each product's bound (bounds, one per product in the pairs' order) and orders every pair's
+// products by it, largest first, with their tails.
+void order_products_by_bound(ShellPairs<Kokkos::HostSpace>& pairs,
+                             const std::vector<double>& bounds);
+
 template <class Memory>
 ShellPairs<Memory> copy_shell_pairs(const ShellPairs<Kokkos::HostSpace>& host) {
   ShellPairs<Memory> out;
@@ -72,11 +94,7 @@ ShellPairs<Memory> copy_shell_pairs(const ShellPairs<Kokkos::HostSpace>& host) {
   copy(out.first_functions, host.first_functions);
   copy(out.ab, host.ab);
   copy(out.primitives_begin, host.primitives_begin);
-  copy(out.zeta, host.zeta);
-  copy(out.half_inverse_zeta, host.half_inverse_zeta);
-  copy(out.coulomb_weight, host.coulomb_weight);
-  copy(out.center, host.center);
-  copy(out.from_a, host.from_a);
+  copy(out.products, host.products);
   return out;
 }
 
