@@ -42,7 +42,8 @@ struct BoysTable {
     static_assert(first + 2 * loads <= kBoysTableOrders, "the pairs stay within the row");
     double2 pair[loads];
     Impl::static_for<0, loads>([&](auto k) {
-      pair[decltype(k)::value] = reinterpret_cast<const double2*>(row)[first / 2 + decltype(k)::value];
+      pair[decltype(k)::value] =
+          reinterpret_cast<const double2*>(row)[first / 2 + decltype(k)::value];
     });
     Impl::static_for<0, kBoysTaylorTerms>([&](auto k) {
       constexpr int at = M - first + decltype(k)::value;

@@ -150,8 +150,7 @@ struct PrimitiveScreen {
 // for `cutoff` says.
 template <class Class, class Memory>
 KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const BoysTable<Memory>& boys,
-                                     int bra, int ket, int lane, double* out,
-                                     double cutoff = 0.0) {
+                                     int bra, int ket, int lane, double* out, double cutoff = 0.0) {
   constexpr int le = Class::la + Class::lb, lf = Class::lc + Class::ld, lm = le + lf;
   constexpr int ne = components_up_to(le), nf = components_up_to(lf);
   constexpr int first_a = components_up_to(Class::la - 1);

@@ -30,7 +30,7 @@ enum class GUpdate {
 struct GBuildSettings {
   Screening screening = Screening::density;
   double threshold = 1e-12;
-  bool primitive_screening = true;  // the contraction's own screen (eri.hpp)
+  bool primitive_screening = true;          // the contraction's own screen (eri.hpp)
   double batch_bytes = 1024.0 * 1048576.0;  // bounds the buffer of kernel_split and host_update
   // Candidates screened per kernel launch: the list of those kept takes 4 bytes each.
   std::int64_t chunk_quartets = std::int64_t{1} << 25;

@@ -51,7 +51,7 @@ struct alignas(16) PrimitiveProduct {
   // from this product to the pair's last (primitive screening, eri.hpp). Both are infinite until
   // order_products_by_bound sets them, which makes the screen keep every primitive quartet.
   double tail;
-  double from_a[3];  // P - A
+  double from_a[3];          // P - A
   double half_inverse_zeta;  // 1 / (2 zeta)
   // sqrt of the largest (pp|pp) of this one product over the pair's components: a primitive
   // quartet's share of any of its integrals is at most the product of its two products' bounds.

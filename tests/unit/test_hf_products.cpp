@@ -168,8 +168,8 @@ TEST(HfProducts, ThePrimitiveScreenLeavesOutNoMoreThanItsCutoff) {
   // (three such screens were tried: each failed).
   int diagonal = 0;
   for (std::size_t pair = 0; pair < ordered.list.size(); ++pair) {
-    if (ordered.kinds[pair] != kSS || ordered.pairs.primitives_begin(pair + 1) -
-                                              ordered.pairs.primitives_begin(pair) < 4)
+    if (ordered.kinds[pair] != kSS ||
+        ordered.pairs.primitives_begin(pair + 1) - ordered.pairs.primitives_begin(pair) < 4)
       continue;
     const int p = static_cast<int>(pair);
     for (const double fraction : {0.001, 0.01, 0.1, 0.3}) {
