@@ -54,16 +54,6 @@ struct ClassData {
     q = static_cast<int>(t - offsets(lo));
   }
 
-  // The bra position of this rank's quartet t, walking forward from the bra position `from` of an
-  // earlier quartet: what quartet() finds, with a load or two where the bras' prefixes are long.
-  KOKKOS_INLINE_FUNCTION int bra_from(std::int64_t t, int from) const {
-    int lo = from - bra_begin;
-    const int last = static_cast<int>(offsets.extent(0)) - 2;
-    while (lo < last && offsets(lo + 1) <= t)
-      ++lo;
-    return bra_begin + lo;
-  }
-
   // The ket position of this rank's quartet t, whose bra position is p.
   KOKKOS_INLINE_FUNCTION int ket_of(std::int64_t t, int p) const {
     return static_cast<int>(t - offsets(p - bra_begin));

@@ -37,7 +37,6 @@ struct GBuilder::Tables {
   // A chunk's kept quartets and their number (ListKept), grown to the largest chunk.
   KeptList<Memory> kept_list;
   Kokkos::View<int, Memory> kept_count;
-  Kokkos::View<int*, Memory> run_bras;  // the first bra of each run of a chunk (FirstBras)
 };
 
 // The host's part of a build where some classes are host_update or cpu: the density copied over
@@ -470,24 +469,16 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
   }
   ();
   const std::int64_t chunk = std::min(count, settings_.chunk_quartets);
-  const std::int64_t runs = (chunk + kListRun - 1) / kListRun;
   if (static_cast<std::int64_t>(t.kept_list.extent(0)) < chunk)
     t.kept_list = KeptList<Memory>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), chunk);
-  if (static_cast<std::int64_t>(t.run_bras.extent(0)) < runs)
-    t.run_bras = Kokkos::View<int*, Memory>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::run_bras")), runs);
   for (std::int64_t begin = first; begin < first + count; begin += chunk) {
-    const std::int64_t candidates = std::min(chunk, first + count - begin);
     Kokkos::deep_copy(t.kept_count, 0);
-    Kokkos::parallel_for(kernel_label<Class>("first_bras_"),
-                         Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
-                             0, (candidates + kListRun - 1) / kListRun),
-                         FirstBras<Memory>{t.classes[i], begin, t.run_bras});
     Kokkos::parallel_for(
         kernel_label<Class>("list_kept_"),
-        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, candidates),
-        ListKept<Memory>{t.classes[i], t.screen, begin, t.run_bras, t.kept_list, t.kept_count});
+        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+            0, std::min(chunk, first + count - begin)),
+        ListKept<Memory>{t.classes[i], t.screen, begin, t.kept_list, t.kept_count});
     int listed = 0;
     Kokkos::deep_copy(listed, t.kept_count);
     kept_[i] += listed;

@@ -133,38 +133,17 @@ using KeptList = Kokkos::View<int* [2], Kokkos::LayoutRight, Memory>;
 // kept quartets in lane order with one atomic, so the list keeps the plan's order within each
 // warp's run, and warps that ran together lie close: a warp of ClassQuartets still gets kets of
 // about equal contraction loops.
-//
-// A candidate's bra is found by walking forward from the bra of the first of its run of
-// kListRun candidates (FirstBras), not by a binary search over the class's bras of its own: a
-// large class's search is a chain of some twenty dependent loads per candidate, and the list
-// kernel took a quarter of the time of (ss|ss)'s quartets (64 waters in 6-31G on the H100).
-constexpr std::int64_t kListRun = 32;
-
-template <class Memory>
-struct FirstBras {
-  ClassData<Memory> data;
-  std::int64_t first = 0;
-  Kokkos::View<int*, Memory> bras;  // the bra of candidate first + r kListRun, per run r
-
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
-    int p, q;
-    data.quartet(first + r * kListRun, p, q);
-    bras(r) = p;
-  }
-};
-
 template <class Memory>
 struct ListKept {
   ClassData<Memory> data;
   QuartetScreen<Memory> screen;
   std::int64_t first = 0;
-  Kokkos::View<const int*, Memory> run_bras;  // FirstBras
   KeptList<Memory> list;
   Kokkos::View<int, Memory> listed;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t w) const {
-    const std::int64_t t = first + w;
-    const int p = data.bra_from(t, run_bras(w / kListRun)), q = data.ket_of(t, p);
+    int p, q;
+    data.quartet(first + w, p, q);
     if (!screen.keeps(data.bra_pairs(p), data.ket_pairs(q))) return;
     const int k = reduce::atomic_fetch_add_match(&listed(), 1);
     list(k, 0) = static_cast<int>(w);

@@ -6,13 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <map>
 #include <random>
 #include <utility>
 #include <vector>
 
-#include "hf/class_data.hpp"
 #include "hf/incremental_g.hpp"
 #include "hf/quartet_plan.hpp"
 #include "hf/quartet_screen.hpp"
@@ -306,28 +304,6 @@ TEST(HfDensityScreen, TheCutKeepsEveryQuartetTheScreenKeeps) {
 // exactly once and the only candidates Schwarz screening computes, a candidate is within the
 // ceilings' factor 16 of the threshold, and the lists
 // run by ceiling and then by primitive products, so that neighbouring kets loop alike.
-// A candidate's bra, found by walking forward from an earlier candidate's (ListKept), is the one
-// the binary search finds, across bras with no candidates too.
-TEST(HfClassData, WalkingForwardFindsTheBraTheSearchFinds) {
-  const std::vector<std::int64_t> offsets{0, 3, 3, 3, 4, 9, 9, 10, 10};  // 8 bras, some empty
-  ClassData<Kokkos::HostSpace> data;
-  data.bra_begin = 5;
-  data.offsets =
-      Kokkos::View<const std::int64_t*, Kokkos::HostSpace>(offsets.data(), offsets.size());
-  for (std::int64_t from = 0; from < offsets.back(); ++from) {
-    int from_p, q;
-    data.quartet(from, from_p, q);
-    for (std::int64_t t = from; t < offsets.back(); ++t) {
-      int p;
-      data.quartet(t, p, q);
-      EXPECT_EQ(data.bra_from(t, from_p), p) << "quartet " << t << " from " << from;
-      EXPECT_EQ(data.ket_of(t, p), q);
-      EXPECT_GE(q, 0);
-      EXPECT_LT(t, offsets[p - data.bra_begin + 1]);
-    }
-  }
-}
-
 TEST(HfQuartetPlan, ListsEverySurvivorOnceGroupedByCeilingAndContraction) {
   std::mt19937_64 rng(77);
   const int pairs = 400;
