@@ -202,12 +202,16 @@ void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
 constexpr double kProductCutoffPerThreshold = 1e-5;
 
 // ClassQuartets' blocks, and how many of them an SM must hold: the registers each thread may
-// take are 65536 / (kQuartetBlock x that). With the block size left to Kokkos, fewer warps fitted
-// an SM than the classes' registers allowed (docs/performance-notes.md). Every class's lane
-// needs fewer than 128 registers but (pp|pp)'s, about 208, which spill when capped at 128 or 168.
-constexpr unsigned kQuartetBlock = 128;
+// take follow from it (each of an SM's four schedulers holds a quarter of its 65536 for its
+// share of the warps). Four blocks of 128 leave 128 registers, five leave 96: (ps|ps) and
+// (pp|ss) fit 96 without spilling and (pp|ps) spills a little, and all three ran as fast or
+// faster at five, above the 25% occupancy that four cannot pass (docs/performance-notes.md).
+// (pp|pp)'s lane keeps about 210 registers live and spills when capped at 128 or 168.
 template <class Class>
-constexpr unsigned kQuartetBlocksPerSm = Class::integrals >= 81 ? 2 : 4;
+struct QuartetLaunch {
+  static constexpr unsigned threads = 128;
+  static constexpr unsigned blocks = Class::integrals >= 81 ? 2 : Class::integrals >= 9 ? 5 : 4;
+};
 
 // build_in_parts gives each part this many stripes, every parts-th: a class's lists start with
 // its longest ket prefixes (whose quartets share a bra, and so its G block, run after run) and end
@@ -495,8 +499,9 @@ void GBuilder::compute_listed(const char* stem, std::size_t i,
   // quartets (the GPU schedules its blocks as SMs free up anyway).
   Kokkos::parallel_for(
       kernel_label<Class>(stem),
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>,
-                          Kokkos::LaunchBounds<kQuartetBlock, kQuartetBlocksPerSm<Class>>>(
+      Kokkos::RangePolicy<
+          Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>,
+          Kokkos::LaunchBounds<QuartetLaunch<Class>::threads, QuartetLaunch<Class>::blocks>>(
           0, static_cast<std::int64_t>(listed) * Class::lanes),
       ClassQuartets<Class, Exec, Sink>{t.pairs, t.boys, t.classes[i], t.screen, first, t.kept_list,
                                        sink});
