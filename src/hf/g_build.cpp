@@ -203,14 +203,15 @@ constexpr double kProductCutoffPerThreshold = 1e-5;
 
 // ClassQuartets' blocks, and how many of them an SM must hold: the registers each thread may
 // take follow from it (each of an SM's four schedulers holds a quarter of its 65536 for its
-// share of the warps). Four blocks of 128 leave 128 registers, five leave 96: (ps|ps) and
-// (pp|ss) fit 96 without spilling and (pp|ps) spills a little, and all three ran as fast or
-// faster at five, above the 25% occupancy that four cannot pass (docs/performance-notes.md).
-// (pp|pp)'s lane keeps about 210 registers live and spills when capped at 128 or 168.
+// share of the warps). Four blocks of 128 leave 128 registers, five leave 96. (ps|ps) and
+// (pp|ss) fit 96 without spilling, and ran faster at five, above the 25% occupancy that four
+// cannot pass; (pp|ps) spills at 96 (520 bytes) and ran no faster, so it keeps 128
+// (docs/performance-notes.md). (pp|pp)'s lane keeps about 210 registers live and spills when
+// capped at 128 or 168.
 template <class Class>
 struct QuartetLaunch {
   static constexpr unsigned threads = 128;
-  static constexpr unsigned blocks = Class::integrals >= 81 ? 2 : Class::integrals >= 9 ? 5 : 4;
+  static constexpr unsigned blocks = Class::integrals >= 81 ? 2 : Class::integrals == 9 ? 5 : 4;
 };
 
 // build_in_parts gives each part this many stripes, every parts-th: a class's lists start with
