@@ -353,8 +353,9 @@ TEST(HfVariants, AgreeWhereScreeningDropsQuartets) {
   }
 }
 
-// Density screening and incremental builds against every quartet Schwarz keeps at 1e-12 built
-// afresh each iteration: the same energy to 1e-8 Eh (DESIGN.md), on clusters big enough that the
+// Density screening, the primitive screen and incremental builds against every quartet Schwarz
+// keeps at 1e-12, every primitive quartet of it, built afresh each iteration: the same energy to
+// 1e-8 Eh (DESIGN.md), on clusters big enough that the
 // density screen drops quartets and the increments shrink: water-008 and water-014, both bases,
 // every variant. The reference SCF runs once per test, beside several variants; fourteen waters
 // in 6-31G split theirs in two so that no test runs for many minutes on CI's busy cores. The
@@ -386,7 +387,7 @@ TEST_P(HfModes, DensityScreeningAndIncrementalBuildsGiveTheFullSchwarzEnergy) {
     variants += (variants.empty() ? "" : ", ") + variant;
   const auto runs = run_suite(
       dir, {molecule + "screening: schwarz\nscreening_threshold: 1e-12\nfock_build: full\n"
-                       "variant: atomic\n",
+                       "primitive_screening: false\nvariant: atomic\n",
             molecule + "variant: [" + variants + "]\n"});
   ASSERT_EQ(runs.size(), 2u);
   ASSERT_EQ(runs[0].size(), 1u);
