@@ -14,6 +14,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/paired_load.hpp"
 #include "hf/unrolled.hpp"
 
 namespace kmini::hf {
@@ -31,28 +32,22 @@ struct BoysTable {
   // F_m(i * kBoysTableStep) at (i, m).
   Kokkos::View<const double**, Kokkos::LayoutRight, Memory> values;
 
-  // A row's F_M .. F_{M + kBoysTaylorTerms - 1}. On the GPU in 16-byte loads (a row is 128 bytes
-  // and the table's allocation aligned): each primitive quartet below kBoysTableEnd reads a row
-  // of its own, and the s classes' kernels were bound by their L1 traffic.
+  // A row's F_M .. F_{M + kBoysTaylorTerms - 1}, read in aligned pairs (16-byte loads on the
+  // GPU: a row is 128 bytes and the table's allocation aligned): each primitive quartet below
+  // kBoysTableEnd reads a row of its own, and the s classes' kernels were bound by their L1
+  // traffic.
   template <int M>
   KOKKOS_FORCEINLINE_FUNCTION static void read_terms(const double* row, double* terms) {
-#if defined(__CUDA_ARCH__)
     constexpr int first = M / 2 * 2;
-    constexpr int loads = (M - first + kBoysTaylorTerms + 1) / 2;
-    static_assert(first + 2 * loads <= kBoysTableOrders, "the pairs stay within the row");
-    double2 pair[loads];
-    Impl::static_for<0, loads>([&](auto k) {
-      pair[decltype(k)::value] =
-          reinterpret_cast<const double2*>(row)[first / 2 + decltype(k)::value];
+    constexpr int pairs = (M - first + kBoysTaylorTerms + 1) / 2;
+    static_assert(first + 2 * pairs <= kBoysTableOrders, "the pairs stay within the row");
+    double read[2 * pairs];
+    Impl::static_for<0, pairs>([&](auto k) {
+      constexpr int at = 2 * decltype(k)::value;
+      load_two(row + first + at, read[at], read[at + 1]);
     });
-    Impl::static_for<0, kBoysTaylorTerms>([&](auto k) {
-      constexpr int at = M - first + decltype(k)::value;
-      terms[decltype(k)::value] = at % 2 == 0 ? pair[at / 2].x : pair[at / 2].y;
-    });
-#else
-    for (int k = 0; k < kBoysTaylorTerms; ++k)
-      terms[k] = row[M + k];
-#endif
+    Impl::static_for<0, kBoysTaylorTerms>(
+        [&](auto k) { terms[decltype(k)::value] = read[M - first + decltype(k)::value]; });
   }
 
   // F_0(t) .. F_M(t) into f[0..M]. Runs once per primitive quartet, so every division is by a

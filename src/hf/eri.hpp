@@ -16,6 +16,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/paired_load.hpp"
 #include "hf/boys.hpp"
 #include "hf/cartesian.hpp"
 #include "hf/shell_pairs.hpp"
@@ -70,21 +71,9 @@ KOKKOS_INLINE_FUNCTION void rotate(const double v[3], int lane, double out[3]) {
   out[2] = lane == 0 ? v[2] : lane == 1 ? v[0] : v[1];
 }
 
-// x = at[0], y = at[1], in one 16-byte load on the GPU (`at` 16-byte aligned): the compiler left
-// the products' fields to 8-byte loads, and the s classes' kernels were bound by their L1 traffic.
-KOKKOS_FORCEINLINE_FUNCTION void load_two(const double* at, double& x, double& y) {
-#if defined(__CUDA_ARCH__)
-  const double2 both = *reinterpret_cast<const double2*>(at);
-  x = both.x;
-  y = both.y;
-#else
-  x = at[0];
-  y = at[1];
-#endif
-}
-
 // What the primitive loop reads of a product: its fields in PrimitiveProduct's order, from_a and
 // half_inverse_zeta only where the recursion needs them.
+// (PrimitiveProduct is 16-byte aligned: load_two reads its fields in pairs.)
 struct ProductFields {
   double zeta, coulomb_weight, center[3], tail, from_a[3], half_inverse_zeta;
 };
