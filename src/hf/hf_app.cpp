@@ -192,7 +192,8 @@ class HfCase : public Case {
     settings.max_iterations = setup_.max_iterations;
     settings.energy_convergence = setup_.energy_convergence;
     settings.commutator_convergence = setup_.commutator_convergence;
-    IncrementalG incremental(setup_.fock_build, setup_.full_rebuild_every);
+    IncrementalG incremental(setup_.fock_build, setup_.full_rebuild_every,
+                             IncrementalG::loosest_scale_for(setup_.screening_threshold));
     std::vector<BuildRow>& rows = scf_builds_[variant.index];
     rows.clear();
     const auto start = std::chrono::steady_clock::now();

@@ -21,12 +21,16 @@ void combine(const char* label, const IncrementalG::DeviceMatrix& a,
 
 }  // namespace
 
-IncrementalG::IncrementalG(FockBuild mode, int full_rebuild_every)
-    : mode_(mode), full_rebuild_every_(full_rebuild_every) {}
+IncrementalG::IncrementalG(FockBuild mode, int full_rebuild_every, double loosest_scale)
+    : mode_(mode), full_rebuild_every_(full_rebuild_every), loosest_scale_(loosest_scale) {}
 
-double IncrementalG::scale_for(FockBuild mode, bool full, double r) {
+double IncrementalG::loosest_scale_for(double threshold) {
+  return std::max(1.0, std::min(kLoosestScale, kLoosestThreshold / threshold));
+}
+
+double IncrementalG::scale_for(FockBuild mode, bool full, double r, double loosest_scale) {
   if (mode == FockBuild::full) return 1.0;
-  if (r >= kLooseAbove) return std::min(kLoosestScale, r / kLooseAbove);
+  if (r >= kLooseAbove) return std::max(1.0, std::min(loosest_scale, r / kLooseAbove));
   if (full) return 1.0;
   return r < kTightestScale ? kTightestScale : r;
 }
@@ -47,7 +51,7 @@ void IncrementalG::next(const DeviceMatrix& density, const DeviceMatrix& g, cons
   const bool loose = mode_ == FockBuild::incremental && relative >= kLooseAbove;
   last_full_ = mode_ == FockBuild::full || builds_ == 0 || since_full_ >= full_rebuild_every_ ||
                (loose_since_full_ && !loose);
-  last_scale_ = scale_for(mode_, last_full_, relative);
+  last_scale_ = scale_for(mode_, last_full_, relative, loosest_scale_);
   if (last_full_) {
     build(density, g, last_scale_);
     since_full_ = 1;

@@ -12,9 +12,10 @@
 // So a build takes one of three forms, by the change's size r = max|change| / max|density|
 // (1 for the first build, from the guess):
 //   - loose, while r >= kLooseAbove: at the threshold times r / kLooseAbove, at most
-//     kLoosestScale times it. The energy still moves by far more than these builds err (1e-6
-//     hartree and more for 128 waters at the full threshold), and nothing of them lasts: the sum
-//     of their errors is dropped by:
+//     `loosest_scale` times it (loosest_scale_for: never looser than 1e-10, so that a loose
+//     build's noise cannot keep the change from ever falling below kLooseAbove). The energy still
+//     moves by far more than these builds err (1e-6 hartree and more for 128 waters at the full
+//     threshold), and nothing of them lasts: the sum of their errors is dropped by:
 //   - full: the first build after loose ones whose change falls below kLooseAbove, at the full
 //     threshold, and every `full_rebuild_every`-th build since the last full one (the first
 //     build is one, loose);
@@ -44,12 +45,16 @@ class IncrementalG {
 
   static constexpr double kLooseAbove = 1e-3;
   static constexpr double kLoosestScale = 100.0;
+  static constexpr double kLoosestThreshold = 1e-10;
   static constexpr double kTightestScale = 1e-3;
 
+  // How much looser than `threshold` the loose builds may screen: kLoosestScale, less where that
+  // would pass kLoosestThreshold, and never below 1.
+  static double loosest_scale_for(double threshold);
   // The threshold's scale of a build whose change has relative size r, in mode `mode`.
-  static double scale_for(FockBuild mode, bool full, double r);
+  static double scale_for(FockBuild mode, bool full, double r, double loosest_scale);
 
-  IncrementalG(FockBuild mode, int full_rebuild_every);
+  IncrementalG(FockBuild mode, int full_rebuild_every, double loosest_scale);
 
   // G(density) into g, by `build` of the whole density or of its change since the last call.
   void next(const DeviceMatrix& density, const DeviceMatrix& g, const Build& build);
@@ -61,6 +66,7 @@ class IncrementalG {
  private:
   FockBuild mode_;
   int full_rebuild_every_;
+  double loosest_scale_;
   int builds_ = 0;
   int since_full_ = 0;  // builds since the last full one, that one included
   bool loose_since_full_ = false;

@@ -88,10 +88,13 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
       {true, false, false, true, false, false, true, false, false},
       {true, false, false, false, false, false, true, false, false}};
   const int everies[] = {1, 3, 100};
-  for (int e = 0; e < 3; ++e) {
-    const int every = everies[e];
-    SCOPED_TRACE("full_rebuild_every " + std::to_string(every));
-    IncrementalG incremental(FockBuild::incremental, every);
+  for (int e = 0; e < 6; ++e) {
+    const int every = everies[e % 3];
+    // The default threshold's loosest scale, and a threshold already at the loosest one.
+    const double loosest = e < 3 ? IncrementalG::loosest_scale_for(1e-12) : 1.0;
+    SCOPED_TRACE("full_rebuild_every " + std::to_string(every) + ", loosest scale " +
+                 std::to_string(loosest));
+    IncrementalG incremental(FockBuild::incremental, every, loosest);
     for (std::size_t k = 0; k < densities.size(); ++k) {
       SCOPED_TRACE("build " + std::to_string(k));
       const DeviceMatrix g("g", n, n), want("want", n, n);
@@ -101,7 +104,7 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
                          scale = s;
                          linear(d, out);
                        });
-      const bool full = full_builds[e][k];
+      const bool full = full_builds[e % 3][k];
       EXPECT_EQ(incremental.last_was_full(), full);
       // A large change is screened looser, by its size against the density's, up to
       // kLoosestScale (so is the first build, from the guess); a small one tighter, down to the
@@ -118,13 +121,13 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
       }
       const double expected_scale =
           relative >= IncrementalG::kLooseAbove
-              ? std::min(IncrementalG::kLoosestScale, relative / IncrementalG::kLooseAbove)
+              ? std::max(1.0, std::min(loosest, relative / IncrementalG::kLooseAbove))
           : full ? 1.0
                  : std::max(relative, IncrementalG::kTightestScale);
-      EXPECT_EQ(scale > 1.0, k <= 5);
+      EXPECT_EQ(scale > 1.0, k <= 5 && loosest > 1.0);
       EXPECT_EQ(scale < 1.0, k >= 7 && !full);
       if (k == 0) {
-        EXPECT_EQ(scale, IncrementalG::kLoosestScale);
+        EXPECT_EQ(scale, loosest);
       }
       EXPECT_DOUBLE_EQ(scale, expected_scale);
       EXPECT_EQ(incremental.last_threshold_scale(), scale);
@@ -139,11 +142,20 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
   }
 }
 
+// Loose builds screen at most 100 times the threshold, and never looser than 1e-10.
+TEST(HfIncrementalG, LooseBuildsStopAtTheLoosestThreshold) {
+  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-14), 100.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-12), 100.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-11), 10.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-10), 1.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-6), 1.0);
+}
+
 TEST(HfIncrementalG, FullBuildsEveryTimeWhenAskedTo) {
   std::mt19937_64 rng(18);
   const int n = 6;
   LinearG linear{random_matrix(rng, n, 1.0)};
-  IncrementalG full(FockBuild::full, 5);
+  IncrementalG full(FockBuild::full, 5, IncrementalG::kLoosestScale);
   for (const DeviceMatrix& density : converging_densities(rng, n, 4)) {
     const DeviceMatrix g("g", n, n);
     full.next(density, g, [&](const DeviceMatrix& d, const DeviceMatrix& out, double scale) {
