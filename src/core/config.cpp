@@ -412,28 +412,13 @@ std::vector<Params> RunSpec::points() const {
   }
   std::vector<Params> out;
   for (auto& combo : combos)
-    out.emplace_back(app->name, key_path, std::move(combo));
+    out.emplace_back(app->name, key_path, std::move(combo), &app->variants);
   return out;
 }
 
 std::vector<const VariantSpec*> RunSpec::variants() const {
-  const auto& names = std::get<std::vector<std::string>>(settings.at(kVariantKey).value);
-  std::vector<const VariantSpec*> out;
-  auto add = [&out](const VariantSpec* v) {
-    for (const auto* existing : out) {
-      if (existing == v) return;
-    }
-    out.push_back(v);
-  };
-  for (const auto& name : names) {
-    if (name == kAllVariants) {
-      for (const auto& v : app->variants)
-        add(&v);
-    } else {
-      add(app->find_variant(name));
-    }
-  }
-  return out;
+  return select_variants(app->variants,
+                         std::get<std::vector<std::string>>(settings.at(kVariantKey).value));
 }
 
 Value RunSpec::echoed(const std::string& name) const {

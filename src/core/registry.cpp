@@ -5,13 +5,6 @@
 
 namespace kmini {
 
-bool selects_variant(const Params& params, const std::string& name) {
-  for (const auto& v : params.strings(kVariantKey)) {
-    if (v == name || v == kAllVariants) return true;
-  }
-  return false;
-}
-
 namespace {
 
 std::vector<ParamSpec> common_params(const AppSpec& app) {
@@ -42,7 +35,7 @@ void check_spec(const AppSpec& app) {
   for (const auto& v : app.variants) {
     if (!variant_names.insert(v.name).second) fail("variant '" + v.name + "' twice");
     if (v.name == kAllVariants) fail("a variant may not be called 'all'");
-    baselines += v.baseline ? 1 : 0;
+    baselines += v.traits.baseline ? 1 : 0;
   }
   if (baselines != 1) fail("needs exactly one baseline variant");
   if (app.ceiling != "copy" && app.ceiling != "read") fail("ceiling must be copy or read");

@@ -9,15 +9,11 @@
 
 namespace kmini {
 
-// Parameters every app has; the registry puts them in front of the app's own.
-inline constexpr const char* kVariantKey = "variant";
+// Parameters every app has; the registry puts them in front of the app's own (kVariantKey too,
+// core/variant.hpp).
 inline constexpr const char* kRepetitionsKey = "repetitions";
 inline constexpr const char* kWarmupKey = "warmup";
 inline constexpr const char* kLabelKey = "label";
-inline constexpr const char* kAllVariants = "all";
-
-// Whether a run point's `variant` list selects `name`, by name or through "all".
-bool selects_variant(const Params& params, const std::string& name);
 
 class AppRegistry {
  public:

@@ -154,7 +154,7 @@ Tree run_section(const RunResult& run) {
       point[name] = Tree::from_value(value);
     t["point"] = point;
     t["variant"] = r.variant->name;
-    t["baseline"] = r.variant->baseline;
+    t["baseline"] = r.variant->traits.baseline;
     if (!r.not_applicable.empty()) {
       t["status"] = "not_applicable";
       t["reason"] = r.not_applicable;

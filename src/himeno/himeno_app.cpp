@@ -1,7 +1,6 @@
 #include "himeno/himeno_app.hpp"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -15,7 +14,6 @@
 #include "core/device.hpp"
 #include "core/host_backends.hpp"
 #include "core/launcher.hpp"
-#include "core/registry.hpp"
 #include "himeno/device_mpi.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/reference.hpp"
@@ -33,56 +31,64 @@ constexpr double kFullReplayBudget = 1.0e9;
 
 using Device = Kokkos::DefaultExecutionSpace;
 
-// The variant table: `kmini list`, the runner and the report read these rows.
+// How a variant makes its solver: the gosa reduction and the arrays' execution space.
 template <class T>
-struct HimenoVariant {
-  const char* name;
-  const char* doc;
-  bool baseline;
-  bool on_device;   // its arrays live in the default execution space's memory
-  bool needs_team;  // not applicable to the mdrange sweep
-  std::string (*missing_backend)();
+struct HimenoSolver {
   std::unique_ptr<Solver<T>> (*make)(const SolverSetup&);
+  bool needs_team = false;  // not applicable to the mdrange sweep
 };
 
-std::string nothing_missing() {
-  return "";
-}
-
+// Weight 1: every variant moves the byte model's arrays.
 template <class T>
-const std::array<HimenoVariant<T>, 8>& variant_table() {
+const VariantTable<HimenoSolver<T>>& variant_table() {
   using reduce::PlainAtomic;
   using reduce::WarpMatchAtomic;
-  static const std::array<HimenoVariant<T>, 8> rows{{
-      {"kokkos_reduce", "gosa by parallel_reduce over the sweep (a tree)", false, true, false,
-       nothing_missing, make_solver<T, Device, TreeReduction<T, Device>>},
-      {"plain_atomic", "one atomic_add per point into gosa: pattern (2)", false, true, false,
-       nothing_missing,
-       make_solver<T, Device,
-                   AtomicReduction<T, Device, AtomicGosa<PlainAtomic, Device::memory_space>>>},
-      {"warp_aggregated", "one warp-aggregated atomic per point (match): pattern (1)", false, true,
-       false, nothing_missing,
-       make_solver<T, Device,
-                   AtomicReduction<T, Device, AtomicGosa<WarpMatchAtomic, Device::memory_space>>>},
+  static const VariantTable<HimenoSolver<T>> rows{
+      {"kokkos_reduce",
+       "gosa by parallel_reduce over the sweep (a tree)",
+       1.0,
+       on_device(),
+       {make_solver<T, Device, TreeReduction<T, Device>>}},
+      {"plain_atomic",
+       "one atomic_add per point into gosa: pattern (2)",
+       1.0,
+       on_device(),
+       {make_solver<T, Device,
+                    AtomicReduction<T, Device, AtomicGosa<PlainAtomic, Device::memory_space>>>}},
+      {"warp_aggregated",
+       "one warp-aggregated atomic per point (match): pattern (1)",
+       1.0,
+       on_device(),
+       {make_solver<
+           T, Device,
+           AtomicReduction<T, Device, AtomicGosa<WarpMatchAtomic, Device::memory_space>>>}},
       {"block_aggregated",
-       "one atomic per point and team, through team scratch (the seed's Fig. 4)", false, true, true,
-       nothing_missing, make_solver<T, Device, AtomicReduction<T, Device, BlockGosa<Device>>>},
+       "one atomic per point and team, through team scratch (the seed's Fig. 4)",
+       1.0,
+       on_device(),
+       {make_solver<T, Device, AtomicReduction<T, Device, BlockGosa<Device>>>, true}},
       {"host_serial",
        "each point's ss^2 to a device buffer, copied to the host and summed by one thread: "
        "pattern (3)",
-       false, true, false, serial_backend_missing,
-       make_solver<T, Device, BufferedReduction<T, Device, SerialSpace>>},
-      {"host_openmp", "the same, summed by the host's OpenMP threads: pattern (4)", false, true,
-       false, openmp_backend_missing,
-       make_solver<T, Device, BufferedReduction<T, Device, OpenMPSpace>>},
+       1.0,
+       on_device().needing(HostBackend::serial).with_buffer(),
+       {make_solver<T, Device, BufferedReduction<T, Device, SerialSpace>>}},
+      {"host_openmp",
+       "the same, summed by the host's OpenMP threads: pattern (4)",
+       1.0,
+       on_device().needing(HostBackend::openmp).with_buffer(),
+       {make_solver<T, Device, BufferedReduction<T, Device, OpenMPSpace>>}},
       {"cpu_serial",
-       "the whole iteration on the host, one thread, the original's loops: pattern (5)", true,
-       false, false, serial_backend_missing,
-       make_solver<T, SerialSpace, HostLoops<T, SerialSpace>>},
-      {"cpu_openmp", "the whole iteration on the host's OpenMP threads (i, j shared): pattern (6)",
-       false, false, false, openmp_backend_missing,
-       make_solver<T, OpenMPSpace, HostLoops<T, OpenMPSpace>>},
-  }};
+       "the whole iteration on the host, one thread, the original's loops: pattern (5)",
+       1.0,
+       on_host().needing(HostBackend::serial).as_baseline(),
+       {make_solver<T, SerialSpace, HostLoops<T, SerialSpace>>}},
+      {"cpu_openmp",
+       "the whole iteration on the host's OpenMP threads (i, j shared): pattern (6)",
+       1.0,
+       on_host().needing(HostBackend::openmp),
+       {make_solver<T, OpenMPSpace, HostLoops<T, OpenMPSpace>>}},
+  };
   return rows;
 }
 
@@ -142,11 +148,11 @@ double arrays_per_point(bool swap) {
 }
 
 // `iterations` sweeps over this rank's `owned_points` interior points: 34 flop each.
-Work sweep_work(double owned_points, std::int64_t iterations, bool swap,
-                std::size_t element_bytes) {
+Counts sweep_counts(double owned_points, std::int64_t iterations, bool swap,
+                    std::size_t element_bytes) {
   const double points = owned_points * static_cast<double>(iterations);
-  return Work{points * arrays_per_point(swap) * static_cast<double>(element_bytes), 34.0 * points,
-              points};
+  return Counts{points * arrays_per_point(swap) * static_cast<double>(element_bytes), 34.0 * points,
+                points};
 }
 
 void check(const Params& params) {
@@ -202,16 +208,14 @@ double device_bytes(const Params& params, const Comm& comm) {
     if (!why.empty()) params.reject("gpu_aware_mpi", why);
   }
   const Decomposition d = decompose(grid, dims, comm.rank());
-  bool on_device = false;
-  for (const auto& row : variant_table<float>())
-    on_device = on_device || (row.on_device && selects_variant(params, row.name));
-  if (!on_device) return 0.0;
+  if (!params.selects_any([](const VariantSpec& v) { return v.traits.side == Side::device; }))
+    return 0.0;
   const Extents local = d.local_dims();
   const bool single = element_bytes(params) == sizeof(float);
   double bytes = single ? Fields<float, Kokkos::HostSpace>::bytes(local)
                         : Fields<double, Kokkos::HostSpace>::bytes(local);
   const double element = static_cast<double>(element_bytes(params));
-  if (selects_variant(params, "host_serial") || selects_variant(params, "host_openmp")) {
+  if (params.selects_any([](const VariantSpec& v) { return v.traits.needs_buffer; })) {
     bytes += element * d.owned_points();
   }
   return bytes;
@@ -220,10 +224,8 @@ double device_bytes(const Params& params, const Comm& comm) {
 // The cpu variants' arrays, on the host. One variant's arrays are held at a time, so where the
 // device's memory is the host's they need only what exceeds the device variants' (device_bytes).
 double host_bytes(const Params& params, const Comm& comm) {
-  bool on_host = false;
-  for (const auto& row : variant_table<float>())
-    on_host = on_host || (!row.on_device && selects_variant(params, row.name));
-  if (!on_host) return 0.0;
+  if (!params.selects_any([](const VariantSpec& v) { return v.traits.side == Side::host; }))
+    return 0.0;
   const GlobalGrid grid = grid_of(params);
   const Extents local =
       decompose(grid, dims_of(params, grid, comm.size()), comm.rank()).local_dims();
@@ -246,8 +248,8 @@ WorkEstimate estimate_work(const Params& params, const Comm& comm, const Variant
   }
   const GlobalGrid grid = grid_of(params);
   const Decomposition d = decompose(grid, dims_of(params, grid, comm.size()), comm.rank());
-  return WorkEstimate{sweep_work(d.owned_points(), params.integer("iterations"),
-                                 params.string("update") == "swap", element_bytes(params)),
+  return WorkEstimate{sweep_counts(d.owned_points(), params.integer("iterations"),
+                                   params.string("update") == "swap", element_bytes(params)),
                       ""};
 }
 
@@ -280,17 +282,16 @@ class HimenoCase final : public Case {
   }
 
   std::string not_applicable(const VariantSpec& variant) const override {
-    const auto& row = variant_table<T>()[variant.index];
-    if (row.needs_team && setup_.sweep.kind == SweepKind::mdrange) {
+    if (variant_table<T>().action(variant).needs_team && setup_.sweep.kind == SweepKind::mdrange) {
       return "block aggregation works within a team, and the mdrange sweep has no teams; use "
              "sweep: packed, shared or marching";
     }
-    return row.missing_backend();
+    return "";
   }
 
   void prepare(const VariantSpec& variant) override {
     solver_.reset();  // one variant's arrays at a time
-    solver_ = variant_table<T>()[variant.index].make(setup_);
+    solver_ = variant_table<T>().action(variant).make(setup_);
     solver_->initialize(true);
     comm_.barrier();
     const auto start = std::chrono::steady_clock::now();
@@ -323,10 +324,10 @@ class HimenoCase final : public Case {
     }
   }
 
-  Work run(const VariantSpec&) override {
+  Counts run(const VariantSpec&) override {
     gosa_ = solver_->iterate(per_run_);
     done_ += per_run_;
-    return sweep_work(setup_.decomposition.owned_points(), per_run_, setup_.swap, sizeof(T));
+    return sweep_counts(setup_.decomposition.owned_points(), per_run_, setup_.swap, sizeof(T));
   }
 
   Validation validate(const VariantSpec&) override {
@@ -434,13 +435,6 @@ class HimenoCase final : public Case {
   std::map<std::int64_t, ReferenceResult<T>> references_;
 };
 
-std::vector<VariantSpec> variant_specs() {
-  std::vector<VariantSpec> specs;
-  for (const auto& row : variant_table<float>())
-    specs.push_back(VariantSpec{row.name, row.doc, 0.0, row.baseline});
-  return specs;
-}
-
 }  // namespace
 
 AppSpec app_spec() {
@@ -526,7 +520,7 @@ AppSpec app_spec() {
                         "so that every stencil term counts (for tests)"),
       ParamSpec::integer("seed", 1, "seed of the random initial values").range(0, 1.0e18),
   };
-  app.variants = variant_specs();
+  app.variants = variant_table<float>().specs();
   app.byte_model =
       "per interior point and iteration, arrays of the working precision read or written once: "
       "12 coefficient arrays and p read, wrk2 written (14), plus wrk2 read and p written by the "

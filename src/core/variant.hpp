@@ -1,0 +1,114 @@
+// An app's variants, declared once as a table: each row a name, a one-line doc, the byte model's
+// weight, typed traits and the one action that runs it. The core derives `kmini list`, the
+// `variant` parameter, selection, "not applicable" where a host backend is missing, and the
+// report's rows from the table; an app reads a variant's traits and action, never its name.
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace kmini {
+
+// The parameter every app has that selects its variants, and the word in it for every variant.
+inline constexpr const char* kVariantKey = "variant";
+inline constexpr const char* kAllVariants = "all";
+
+// Where a variant's data live and its kernels run.
+enum class Side { device, host };
+
+// A host backend a variant needs beside the default execution space. A build without it reports
+// the variant not applicable, never silently runs another.
+enum class HostBackend { none, serial, openmp };
+
+struct VariantTraits {
+  Side side = Side::device;
+  HostBackend backend = HostBackend::none;
+  bool baseline = false;      // speed-ups are quoted against it
+  bool meta = false;          // picks among the app's other variants at run time (auto)
+  bool needs_buffer = false;  // stages results in a buffer the app sizes (its memory counts it)
+
+  // So that a table row reads as words: on_host().needing(HostBackend::serial).as_baseline().
+  constexpr VariantTraits needing(HostBackend needed) const {
+    VariantTraits t = *this;
+    t.backend = needed;
+    return t;
+  }
+  constexpr VariantTraits as_baseline() const {
+    VariantTraits t = *this;
+    t.baseline = true;
+    return t;
+  }
+  constexpr VariantTraits as_meta() const {
+    VariantTraits t = *this;
+    t.meta = true;
+    return t;
+  }
+  constexpr VariantTraits with_buffer() const {
+    VariantTraits t = *this;
+    t.needs_buffer = true;
+    return t;
+  }
+};
+
+constexpr VariantTraits on_device() {
+  return VariantTraits{};
+}
+constexpr VariantTraits on_host() {
+  VariantTraits t;
+  t.side = Side::host;
+  return t;
+}
+
+// One row of an app's table as the core sees it: everything but the action.
+struct VariantSpec {
+  std::string name;
+  std::string doc;
+  // Bytes moved per repetition are weight x the app's byte unit (BabelStream's "weight": the
+  // arrays read or written once per element). 0 where no byte model applies.
+  double weight = 0.0;
+  VariantTraits traits;
+  // Position in the app's table, so that a Case finds the row's action.
+  std::size_t index = 0;
+};
+
+// The variants that `names` selects from `variants`: by name, or all of them, in table order,
+// for "all"; each once, in the order first named.
+std::vector<const VariantSpec*> select_variants(const std::vector<VariantSpec>& variants,
+                                                const std::vector<std::string>& names);
+
+template <class Action>
+struct VariantRow {
+  const char* name;
+  const char* doc;
+  double weight;
+  VariantTraits traits;
+  Action action;
+};
+
+// An app's table. `Action` is whatever runs a variant: a function, a member function of the
+// app's Case, a solver factory.
+template <class Action>
+class VariantTable {
+ public:
+  VariantTable(std::initializer_list<VariantRow<Action>> rows) : rows_(rows) {}
+
+  // The rows as AppSpec::variants holds them.
+  std::vector<VariantSpec> specs() const {
+    std::vector<VariantSpec> out;
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      const VariantRow<Action>& row = rows_[i];
+      out.push_back(VariantSpec{row.name, row.doc, row.weight, row.traits, i});
+    }
+    return out;
+  }
+
+  const Action& action(const VariantSpec& variant) const { return rows_.at(variant.index).action; }
+  const std::vector<VariantRow<Action>>& rows() const { return rows_; }
+
+ private:
+  std::vector<VariantRow<Action>> rows_;
+};
+
+}  // namespace kmini
