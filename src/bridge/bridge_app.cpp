@@ -18,6 +18,7 @@
 #include "core/atomic_file.hpp"
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
+#include "core/precision.hpp"
 
 namespace kmini::bridge {
 
@@ -119,10 +120,6 @@ const VariantTable<BridgeGenerator<T>>& variant_table() {
        {&C::template on_host_range<HostBackend::openmp>, local, Tables::fused, PerThread::path}},
   };
   return rows;
-}
-
-std::size_t element_bytes(const Params& params) {
-  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
 }
 
 // Normals and output of this rank's paths, where a device variant is selected.
@@ -520,11 +517,7 @@ AppSpec app_spec() {
   app.device_bytes = device_bytes;
   app.host_bytes = host_bytes;
   app.estimate_work = estimate_work;
-  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
-    if (params.string("precision") == "float")
-      return std::make_unique<BridgeCase<float>>(params, context);
-    return std::make_unique<BridgeCase<double>>(params, context);
-  };
+  app.setup = setup_in_precision<BridgeCase>;
   return app;
 }
 

@@ -233,9 +233,9 @@ class HfCase : public Case {
              << format_significant(setup_.commutator_convergence, 3) << ")";
       return Validation::within(metric.str(), INFINITY, setup_.energy_convergence);
     }
-    if (setup_.has_reference) {
+    if (setup_.reference_energy) {
       return Validation::within("|energy - reference_energy| (hartree)",
-                                std::fabs(r.energy - setup_.reference_energy),
+                                std::fabs(r.energy - *setup_.reference_energy),
                                 setup_.energy_tolerance);
     }
     if (first_energy_) {

@@ -10,10 +10,12 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/choice.hpp"
 #include "core/comm.hpp"
 #include "core/device.hpp"
 #include "core/host_backends.hpp"
 #include "core/launcher.hpp"
+#include "core/precision.hpp"
 #include "himeno/device_mpi.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/reference.hpp"
@@ -94,6 +96,37 @@ const VariantTable<HimenoSolver<T>>& variant_table() {
 
 // ---- parameters -----------------------------------------------------------------------------
 
+enum class Update { copy_back, swap };
+enum class HaloTiming { overlapped, after_sweep };
+// How much of the run the serial reference replays.
+enum class Replay { automatic, full, first };
+
+// The app's words and the values they stand for.
+struct HimenoChoices {
+  Choice<SweepKind> sweep{"sweep",
+                          {{"packed", SweepKind::packed},
+                           {"shared", SweepKind::shared},
+                           {"marching", SweepKind::marching},
+                           {"mdrange", SweepKind::mdrange}}};
+  Choice<Update> update{"update", {{"copy_back", Update::copy_back}, {"swap", Update::swap}}};
+  Choice<HaloTiming> halo_exchange{
+      "halo_exchange",
+      {{"overlapped", HaloTiming::overlapped}, {"after_sweep", HaloTiming::after_sweep}}};
+  Choice<Replay> validate{
+      "validate", {{"auto", Replay::automatic}, {"full", Replay::full}, {"first", Replay::first}}};
+  Choice<InitialState> initial{
+      "initial", {{"original", InitialState::original}, {"random", InitialState::random}}};
+};
+
+const HimenoChoices& choices() {
+  static const HimenoChoices words;
+  return words;
+}
+
+bool swaps(const Params& params) {
+  return choices().update.of(params) == Update::swap;
+}
+
 GlobalGrid grid_of(const Params& params) {
   if (params.has("grid")) {
     const auto& g = params.integers("grid");
@@ -117,12 +150,7 @@ Extents dims_of(const Params& params, const GlobalGrid& grid, int ranks) {
 
 SweepChoice sweep_of(const Params& params) {
   SweepChoice choice;
-  const std::string& sweep = params.string("sweep");
-  const std::map<std::string, SweepKind> kinds{{"packed", SweepKind::packed},
-                                               {"shared", SweepKind::shared},
-                                               {"marching", SweepKind::marching},
-                                               {"mdrange", SweepKind::mdrange}};
-  choice.kind = kinds.at(sweep);
+  choice.kind = choices().sweep.of(params);
   const auto& tile = params.integers("mdrange_tile");
   choice.mdrange_tile = {tile[0], tile[1], tile[2]};
   const auto& block = params.integers("marching_block");
@@ -134,10 +162,6 @@ SweepChoice sweep_of(const Params& params) {
   choice.packed = MarchingShape{static_cast<int>(packed[0]), static_cast<int>(packed[1]),
                                 static_cast<int>(packed[2]), false};
   return choice;
-}
-
-std::size_t element_bytes(const Params& params) {
-  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
 }
 
 // Arrays of the working precision moved per interior point and iteration (the byte model): the
@@ -248,8 +272,8 @@ WorkEstimate estimate_work(const Params& params, const Comm& comm, const Variant
   }
   const GlobalGrid grid = grid_of(params);
   const Decomposition d = decompose(grid, dims_of(params, grid, comm.size()), comm.rank());
-  return WorkEstimate{sweep_counts(d.owned_points(), params.integer("iterations"),
-                                   params.string("update") == "swap", element_bytes(params)),
+  return WorkEstimate{sweep_counts(d.owned_points(), params.integer("iterations"), swaps(params),
+                                   element_bytes(params)),
                       ""};
 }
 
@@ -266,18 +290,17 @@ class HimenoCase final : public Case {
         fixed_iterations_(params.has("iterations") ? params.integer("iterations") : 0),
         target_seconds_(params.real("target_seconds")),
         timed_repetitions_(params.integer("repetitions") + params.integer("warmup")),
-        validate_(params.string("validate")) {
+        replay_(choices().validate.of(params)) {
     setup_.grid = grid_;
     setup_.decomposition = decompose(grid_, dims_of(params, grid_, comm_.size()), comm_.rank());
-    setup_.initial.state =
-        params.string("initial") == "random" ? InitialState::random : InitialState::original;
+    setup_.initial.state = choices().initial.of(params);
     setup_.initial.seed = static_cast<std::uint64_t>(params.integer("seed"));
     setup_.initial.imax = grid_.points(0);
     setup_.omega = kOmega;
     setup_.sweep = sweep_of(params);
-    setup_.swap = params.string("update") == "swap";
+    setup_.swap = swaps(params);
     setup_.device_pointers = params.boolean("gpu_aware_mpi");
-    setup_.overlap_halo = params.string("halo_exchange") == "overlapped";
+    setup_.overlap_halo = choices().halo_exchange.of(params) == HaloTiming::overlapped;
     setup_.comm = comm_.handle();
   }
 
@@ -307,8 +330,8 @@ class HimenoCase final : public Case {
                                             target_seconds_ / (rehearsal / kRehearsalIterations)));
     const std::int64_t total =
         (fixed_iterations_ > 0 ? 0 : kRehearsalIterations) + timed_repetitions_ * per_run_;
-    mode_ = validate_ == "full" ||
-                    (validate_ == "auto" &&
+    mode_ = replay_ == Replay::full ||
+                    (replay_ == Replay::automatic &&
                      grid_.interior_points() * static_cast<double>(total) <= kFullReplayBudget)
                 ? ValidationMode::full
                 : ValidationMode::first;
@@ -419,7 +442,7 @@ class HimenoCase final : public Case {
   std::int64_t fixed_iterations_;
   double target_seconds_;
   std::int64_t timed_repetitions_;
-  std::string validate_;
+  Replay replay_;
   SolverSetup setup_;
 
   std::unique_ptr<Solver<T>> solver_;
@@ -438,6 +461,7 @@ class HimenoCase final : public Case {
 }  // namespace
 
 AppSpec app_spec() {
+  const HimenoChoices& words = choices();
   AppSpec app;
   app.name = "himeno";
   app.doc =
@@ -462,20 +486,21 @@ AppSpec app_spec() {
                       "the original's measurement: iterations that fill this many seconds, "
                       "as estimated from the rehearsal")
           .range(1.0e-6, 1.0e6),
-      ParamSpec::choice("precision", "float", {"float", "double"},
-                        "working precision (the original's is float); gosa sums in double")
+      precision_param(Precision::float32,
+                      "working precision (the original's is float); gosa sums in double"),
+      words.sweep
+          .param(SweepKind::packed,
+                 "packed: a thread per 16 bytes of consecutive k points (4 floats, 2 "
+                 "doubles) with vector loads, teams of tj x tk threads on one plane, p "
+                 "through the cache; shared: teams of tj x tk threads marching along i, "
+                 "p's planes staged in team scratch; marching: the same reading p through "
+                 "the cache; mdrange: one point per MDRangePolicy index. The cpu_* "
+                 "variants use the original's loops")
           .sweepable(),
-      ParamSpec::choice("sweep", "packed", {"packed", "shared", "marching", "mdrange"},
-                        "packed: a thread per 16 bytes of consecutive k points (4 floats, 2 "
-                        "doubles) with vector loads, teams of tj x tk threads on one plane, p "
-                        "through the cache; shared: teams of tj x tk threads marching along i, "
-                        "p's planes staged in team scratch; marching: the same reading p through "
-                        "the cache; mdrange: one point per MDRangePolicy index. The cpu_* "
-                        "variants use the original's loops")
-          .sweepable(),
-      ParamSpec::choice("update", "copy_back", {"copy_back", "swap"},
-                        "copy_back: p = wrk2 after each sweep, as the original; swap: exchange "
-                        "the two arrays (wrk2 starts as a copy of p, boundary included)")
+      words.update
+          .param(Update::copy_back,
+                 "copy_back: p = wrk2 after each sweep, as the original; swap: exchange "
+                 "the two arrays (wrk2 starts as a copy of p, boundary included)")
           .sweepable(),
       ParamSpec::integer_list("mdrange_tile", {1, 4, 64},
                               "[ti, tj, tk] tile of the mdrange sweep; on CUDA the thread block, "
@@ -506,18 +531,19 @@ AppSpec app_spec() {
       ParamSpec::boolean("gpu_aware_mpi", false,
                          "hand MPI device pointers for the halo exchange (needs a CUDA-aware "
                          "MPI); false: stage halos through the host"),
-      ParamSpec::choice("halo_exchange", "overlapped", {"overlapped", "after_sweep"},
-                        "overlapped: where the ranks split i, sweep the two planes sent along i "
-                        "first and send them while the planes between are swept (on CUDA on a "
-                        "second stream; host backends take turns, and the report's "
-                        "halo_overlapped says which); after_sweep: exchange after the whole sweep")
+      words.halo_exchange
+          .param(HaloTiming::overlapped,
+                 "overlapped: where the ranks split i, sweep the two planes sent along i "
+                 "first and send them while the planes between are swept (on CUDA on a "
+                 "second stream; host backends take turns, and the report's "
+                 "halo_overlapped says which); after_sweep: exchange after the whole sweep")
           .sweepable(),
-      ParamSpec::choice("validate", "auto", {"auto", "full", "first"},
-                        "full: replay the whole run serially on the host and compare; first: "
-                        "compare the first 3 iterations; auto: full up to 1e9 point updates"),
-      ParamSpec::choice("initial", "original", {"original", "random"},
-                        "original: the original's initmt; random: hashed values in every array, "
-                        "so that every stencil term counts (for tests)"),
+      words.validate.param(Replay::automatic,
+                           "full: replay the whole run serially on the host and compare; first: "
+                           "compare the first 3 iterations; auto: full up to 1e9 point updates"),
+      words.initial.param(InitialState::original,
+                          "original: the original's initmt; random: hashed values in every array, "
+                          "so that every stencil term counts (for tests)"),
       ParamSpec::integer("seed", 1, "seed of the random initial values").range(0, 1.0e18),
   };
   app.variants = variant_table<float>().specs();
@@ -534,11 +560,7 @@ AppSpec app_spec() {
   app.device_bytes = device_bytes;
   app.host_bytes = host_bytes;
   app.estimate_work = estimate_work;
-  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
-    if (params.string("precision") == "float")
-      return std::make_unique<HimenoCase<float>>(params, context);
-    return std::make_unique<HimenoCase<double>>(params, context);
-  };
+  app.setup = setup_in_precision<HimenoCase>;
   return app;
 }
 

@@ -78,11 +78,12 @@ struct MDRangeSweep {
   }
 };
 
+// A team's tile and its run along i, as the input gives them (himeno_app.cpp's parameters).
 struct MarchingShape {
-  int planes = 16;  // along i, per team
-  int tj = 4;
-  int tk = 64;
-  bool sync_planes = false;
+  int planes;  // along i, per team
+  int tj;
+  int tk;
+  bool sync_planes;
 };
 
 // How the team sweeps cut the owned points: a team per (tj x tk) tile of a (j, k) plane and per

@@ -9,6 +9,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "core/choice.hpp"
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
 #include "histogram/histogram_cub.hpp"
@@ -25,6 +26,22 @@ constexpr int kSamplesPerThread = 16;  // per team thread, for the team-based va
 template <class Bin>
 class HistogramCase;
 
+enum class BinType { int_bins, double_bins };
+enum class Distribution { uniform, bin_edges };
+
+const Choice<BinType>& bin_type_choice() {
+  static const Choice<BinType> choice{
+      "bin_type", {{"int", BinType::int_bins}, {"double", BinType::double_bins}}};
+  return choice;
+}
+
+const Choice<Distribution>& distribution_choice() {
+  static const Choice<Distribution> choice{
+      "distribution",
+      {{"uniform", Distribution::uniform}, {"boundaries", Distribution::bin_edges}}};
+  return choice;
+}
+
 // Measured on an H100 (1e7 samples): int bins at 1-100 bins ran 0.056 ms with 1024-thread teams
 // against 0.059-0.066 with 128 (fewer teams zero and merge fewer sub-histograms); double bins ran
 // 0.54 / 0.096 / 0.079 ms at 1 / 10 / 100 bins with 128 against 2.48 / 0.32 / 0.099 with 1024,
@@ -32,7 +49,7 @@ class HistogramCase;
 int privatized_team_size(const Params& params) {
   const auto requested = static_cast<int>(params.integer("privatized_team_size"));
   if (requested > 0) return requested;
-  return params.string("bin_type") == "int" ? 1024 : 128;
+  return bin_type_choice().of(params) == BinType::int_bins ? 1024 : 128;
 }
 
 // How a variant adds the samples into bins. Every variant makes the same histogram; they differ
@@ -186,7 +203,7 @@ template <class Bin>
 void HistogramCase<Bin>::generate_samples(const Params& params, const RunContext& context) {
   const auto seed = static_cast<std::uint64_t>(params.integer("seed")) +
                     7919u * static_cast<std::uint64_t>(context.comm.rank());
-  if (params.string("distribution") == "uniform") {
+  if (distribution_choice().of(params) == Distribution::uniform) {
     Kokkos::Random_XorShift64_Pool<> pool(seed);
     Kokkos::fill_random(samples_, pool, 0.0, 1.0);
     return;
@@ -365,7 +382,7 @@ std::vector<Value> decades_of_bins() {
 }
 
 std::size_t bin_bytes(const Params& params) {
-  return params.string("bin_type") == "int" ? sizeof(int) : sizeof(double);
+  return bin_type_choice().of(params) == BinType::int_bins ? sizeof(int) : sizeof(double);
 }
 
 // Device memory for one point. On host backends the host-side arrays (the serial reference, the
@@ -390,7 +407,7 @@ double device_bytes(const Params& params, const Comm& /*comm*/) {
 }
 
 void check(const Params& params) {
-  if (params.string("bin_type") == "int" && params.integer("samples") > kMaxBins) {
+  if (bin_type_choice().of(params) == BinType::int_bins && params.integer("samples") > kMaxBins) {
     params.reject("samples", "int bins count to " + std::to_string(kMaxBins) +
                                  " at most; use bin_type: double for more samples");
   }
@@ -412,16 +429,16 @@ AppSpec app_spec() {
       ParamSpec::integer("bins", 1, "number of equal bins of [0, 1)")
           .range(1, static_cast<double>(kMaxBins))
           .swept_by_default(decades_of_bins()),
-      ParamSpec::choice("bin_type", "int", {"int", "double"},
-                        "bins count in int (add 1) or "
-                        "double (add 1.0)")
+      bin_type_choice()
+          .param(BinType::int_bins, "bins count in int (add 1) or double (add 1.0)")
           .sweepable(),
       ParamSpec::integer("seed", 2013,
                          "seed of Kokkos' random pool (each rank adds its own "
                          "offset)")
           .range(0, 1.0e18),
-      ParamSpec::choice("distribution", "uniform", {"uniform", "boundaries"},
-                        "uniform samples, or samples on and just below the bin edges and 1"),
+      distribution_choice().param(
+          Distribution::uniform,
+          "uniform samples, or samples on and just below the bin edges and 1"),
       ParamSpec::integer("team_size", 128,
                          "threads per team of block_shared (the seed used 128); "
                          "lowered to what the backend allows")
@@ -446,7 +463,7 @@ AppSpec app_spec() {
         ""};
   };
   app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
-    if (params.string("bin_type") == "int")
+    if (bin_type_choice().of(params) == BinType::int_bins)
       return std::make_unique<HistogramCase<int>>(params, context);
     return std::make_unique<HistogramCase<double>>(params, context);
   };

@@ -9,6 +9,7 @@
 
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
+#include "core/precision.hpp"
 #include "reduce/atomics.hpp"
 #include "reduce/reduction_strategies.hpp"
 
@@ -203,10 +204,6 @@ Validation ReduceCase<T>::validate(const VariantSpec& /*variant*/) {
                             (std::max(n - 1.0, 0.0) + 2.0) * std::ldexp(1.0, -53));
 }
 
-std::size_t element_bytes(const Params& params) {
-  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
-}
-
 }  // namespace
 
 AppSpec app_spec() {
@@ -219,9 +216,7 @@ AppSpec app_spec() {
       ParamSpec::integer("elements", std::int64_t{1} << 28, "values per rank, uniform in [0, 1)")
           .range(0, 1.0e12)
           .sweepable(),
-      ParamSpec::choice("precision", "float", {"float", "double"},
-                        "element type; every variant sums in double")
-          .sweepable(),
+      precision_param(Precision::float32, "element type; every variant sums in double"),
       ParamSpec::integer("work_items", 0,
                          "work items of the chunk variants, at most one per element (the "
                          "metric work_items gives the number launched); 0: the default "
@@ -246,12 +241,7 @@ AppSpec app_spec() {
     return WorkEstimate{
         reduce_counts(static_cast<double>(params.integer("elements")), element_bytes(params)), ""};
   };
-  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
-    if (params.string("precision") == "float") {
-      return std::make_unique<ReduceCase<float>>(params, context);
-    }
-    return std::make_unique<ReduceCase<double>>(params, context);
-  };
+  app.setup = setup_in_precision<ReduceCase>;
   return app;
 }
 

@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/precision.hpp"
 #include "stream/stream_check.hpp"
 #include "stream/stream_kernels.hpp"
 
@@ -65,7 +66,9 @@ Counts stream_counts(double elements, std::size_t element_bytes) {
 template <class T>
 class StreamCase final : public Case {
  public:
-  StreamCase(std::int64_t elements, bool inject_error) : inject_error_(inject_error) {
+  StreamCase(const Params& params, const RunContext& /*context*/)
+      : inject_error_(params.boolean("inject_error")) {
+    const std::int64_t elements = params.integer("elements");
     arrays_.a =
         Kokkos::View<T*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stream::a"), elements);
     arrays_.b =
@@ -91,10 +94,6 @@ class StreamCase final : public Case {
   bool inject_error_;
 };
 
-std::size_t bytes_per_element(const Params& params) {
-  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
-}
-
 }  // namespace
 
 AppSpec app_spec() {
@@ -107,7 +106,7 @@ AppSpec app_spec() {
       ParamSpec::integer("elements", std::int64_t{1} << 25, "array length per rank")
           .range(1, 1.0e12)
           .sweepable(),
-      ParamSpec::choice("precision", "double", {"float", "double"}, "element type").sweepable(),
+      precision_param(Precision::float64, "element type"),
       ParamSpec::boolean("inject_error", false,
                          "test aid: corrupt one result after timing, so validation must FAIL"),
   };
@@ -117,21 +116,13 @@ AppSpec app_spec() {
   app.default_repetitions = 10;
   app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
     return 3.0 * static_cast<double>(params.integer("elements")) *
-           static_cast<double>(bytes_per_element(params));
+           static_cast<double>(element_bytes(params));
   };
   app.estimate_work = [](const Params& params, const Comm& /*comm*/, const VariantSpec&) {
     return WorkEstimate{
-        stream_counts(static_cast<double>(params.integer("elements")), bytes_per_element(params)),
-        ""};
+        stream_counts(static_cast<double>(params.integer("elements")), element_bytes(params)), ""};
   };
-  app.setup = [](const Params& params, const RunContext& /*context*/) -> std::unique_ptr<Case> {
-    const std::int64_t elements = params.integer("elements");
-    const bool inject_error = params.boolean("inject_error");
-    if (params.string("precision") == "float") {
-      return std::make_unique<StreamCase<float>>(elements, inject_error);
-    }
-    return std::make_unique<StreamCase<double>>(elements, inject_error);
-  };
+  app.setup = setup_in_precision<StreamCase>;
   return app;
 }
 
