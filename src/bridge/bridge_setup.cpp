@@ -171,12 +171,22 @@ ExecutionStrategy strategy_of(const Params& params, const BridgeModel& model) {
   }
 }
 
+BridgeProblem read_problem(const Params& params) {
+  BridgeModel model = model_of(params);
+  ExecutionStrategy strategy = strategy_of(params, model);
+  return BridgeProblem{std::move(model), std::move(strategy)};
+}
+
 std::string sobol_table_of(const Params& params) {
   if (params.has("sobol_table")) return params.string("sobol_table");
   return default_sobol_table();
 }
 
 }  // namespace
+
+const BridgeProblem& problem_of(const Params& params) {
+  return params.parsed<BridgeProblem>(read_problem);
+}
 
 std::string default_sobol_table() {
   return data_file("sobol/new-joe-kuo-6.21201");
@@ -253,8 +263,7 @@ void check_bridge(const Params& params) {
   if (params.has("covariance") && params.has("covariance_factor")) {
     params.reject("covariance_factor", "give either covariance or covariance_factor, not both");
   }
-  const BridgeModel model = model_of(params);
-  strategy_of(params, model);
+  const BridgeModel& model = problem_of(params).model;
   if (sobol_normals(params)) {
     const char* key = params.has("sobol_table") ? "sobol_table" : "normals";
     std::string table;
@@ -302,8 +311,8 @@ void check_bridge(const Params& params) {
 
 BridgeSetup setup_of(const Params& params, const Comm& comm) {
   BridgeSetup s;
-  s.model = model_of(params);
-  s.strategy = strategy_of(params, s.model);
+  s.model = problem_of(params).model;
+  s.strategy = problem_of(params).strategy;
   s.global_paths = params.integer("paths");
   const std::int64_t ranks = comm.size(), rank = comm.rank();
   const std::int64_t share = s.global_paths / ranks, extra = s.global_paths % ranks;

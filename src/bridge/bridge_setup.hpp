@@ -35,6 +35,14 @@ struct BridgeSetup {
   int team_size;
 };
 
+// What every rank's share is cut from: the model and its execution strategy, built once per
+// point (Params::parsed); throws InputError through Params::reject.
+struct BridgeProblem {
+  BridgeModel model;
+  ExecutionStrategy strategy;
+};
+const BridgeProblem& problem_of(const Params& params);
+
 std::vector<ParamSpec> bridge_params();
 
 // Cross-parameter checks; throws InputError through Params::reject.

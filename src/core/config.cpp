@@ -324,6 +324,7 @@ class InputParser {
   static void assign(RunSpec& run, const ParamSpec& param, std::vector<Value> values,
                      const SourceMark& mark) {
     run.settings[param.name] = Setting{values.front(), mark, true};
+    run.settings_changed();
     auto& sweeps = run.sweeps;
     for (auto it = sweeps.begin(); it != sweeps.end(); ++it) {
       if (it->first == param.name) {
@@ -397,7 +398,8 @@ std::string read_input_file(const std::string& path) {
 
 }  // namespace
 
-std::vector<Params> RunSpec::points() const {
+const std::vector<Params>& RunSpec::points() const {
+  if (points_) return *points_;
   std::vector<std::map<std::string, Setting>> combos{settings};
   for (const auto& [name, values] : sweeps) {
     std::vector<std::map<std::string, Setting>> next;
@@ -410,10 +412,11 @@ std::vector<Params> RunSpec::points() const {
     }
     combos = std::move(next);
   }
-  std::vector<Params> out;
+  auto out = std::make_shared<std::vector<Params>>();
   for (auto& combo : combos)
-    out.emplace_back(app->name, key_path, std::move(combo), &app->variants);
-  return out;
+    out->emplace_back(app->name, key_path, std::move(combo), &app->variants);
+  points_ = std::move(out);
+  return *points_;
 }
 
 std::vector<const VariantSpec*> RunSpec::variants() const {

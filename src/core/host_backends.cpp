@@ -36,10 +36,6 @@ std::string missing_backend(HostBackend backend) {
   return "";
 }
 
-std::string serial_backend_missing() {
-  return missing_backend(HostBackend::serial);
-}
-
 std::string openmp_backend_missing() {
   return missing_backend(HostBackend::openmp);
 }

@@ -49,7 +49,6 @@ const char* backend_word(HostBackend backend);
 // Why a variant needing `backend` cannot run in this build, or empty when it can.
 std::string missing_backend(HostBackend backend);
 
-std::string serial_backend_missing();
 std::string openmp_backend_missing();
 
 }  // namespace kmini

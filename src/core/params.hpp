@@ -3,7 +3,10 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 #include "core/param.hpp"
@@ -48,6 +51,16 @@ class Params {
     return false;
   }
 
+  // The point's setup as `parse` reads it from these parameters (the files they name too), read
+  // once: the input check, the memory estimate, the dry run and the case share it, as do the
+  // copies of this point. Host data only: it may be read before Kokkos starts.
+  template <class Setup, class Parse>
+  const Setup& parsed(Parse parse) const {
+    std::shared_ptr<const void>& slot = (*setups_)[std::type_index(typeid(Setup))];
+    if (!slot) slot = std::make_shared<const Setup>(parse(*this));
+    return *static_cast<const Setup*>(slot.get());
+  }
+
   bool has(const std::string& name) const;    // a value is set (defaults count)
   bool given(const std::string& name) const;  // the user set it
   const Value& value(const std::string& name) const;
@@ -69,6 +82,8 @@ class Params {
   std::string key_path_;
   std::map<std::string, Setting> settings_;
   const std::vector<VariantSpec>* variants_ = nullptr;
+  std::shared_ptr<std::map<std::type_index, std::shared_ptr<const void>>> setups_ =
+      std::make_shared<std::map<std::type_index, std::shared_ptr<const void>>>();
 };
 
 }  // namespace kmini

@@ -194,7 +194,7 @@ RunResult Runner::run(
   RunResult out;
   out.spec = &run;
   const RunContext context{comm_, device_};
-  const auto points = run.points();
+  const auto& points = run.points();
   progress::start_run(comm_.is_root(), run.label());
   for (std::size_t p = 0; p < points.size(); ++p) {
     if ((out.interrupted = interrupt::requested(comm_)) != 0) break;

@@ -98,7 +98,7 @@ int basis_functions(const HfSetup& setup) {
 // The SCF's matrices, its DIIS history and the incremental build's copies, the shell-block
 // density maxima, and the integral buffer where a variant that uses one is selected.
 double device_bytes(const Params& params, const Comm&) {
-  const HfSetup setup = setup_of(params);
+  const HfSetup& setup = setup_of(params);
   const double n = basis_functions(setup);
   double shells = 0.0;
   for (const Atom& atom : setup.molecule.atoms)
@@ -125,7 +125,7 @@ double device_bytes(const Params& params, const Comm&) {
 // The quartets a G build computes are known only after screening, which needs the integrals
 // and the density themselves; the dry run says what the build's size follows from.
 WorkEstimate estimate_work(const Params& params, const Comm&, const VariantSpec&) {
-  const HfSetup setup = setup_of(params);
+  const HfSetup& setup = setup_of(params);
   return WorkEstimate{std::nullopt,
                       "a repetition is one G build from the converged density; its quartet count "
                       "is known after screening; " +

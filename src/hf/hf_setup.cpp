@@ -113,7 +113,9 @@ std::vector<ParamSpec> hf_params() {
   };
 }
 
-HfSetup setup_of(const Params& params) {
+namespace {
+
+HfSetup read_setup(const Params& params) {
   const bool inline_atoms = params.given("atoms");
   const char* molecule_key = inline_atoms ? "atoms" : "molecule";
   if (inline_atoms && params.has("molecule"))
@@ -179,8 +181,14 @@ HfSetup setup_of(const Params& params) {
   return setup;
 }
 
+}  // namespace
+
+const HfSetup& setup_of(const Params& params) {
+  return params.parsed<HfSetup>(read_setup);
+}
+
 void check_hf(const Params& params) {
-  const HfSetup setup = setup_of(params);
+  const HfSetup& setup = setup_of(params);
   const MolecularBasis basis = place_basis(setup.basis, setup.molecule);
   if (basis.functions > kMostFunctionsChecked) return;  // the SCF finds it at its start
   const std::string problem = linear_dependence_problem(smallest_overlap_eigenvalue(basis));

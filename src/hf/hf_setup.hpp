@@ -43,8 +43,9 @@ std::vector<ParamSpec> hf_params();
 // The basis sets kmini ships, by name (inputs/basis/NAME.gbs).
 std::vector<std::string> shipped_basis_sets();
 
-// Reads and checks the molecule and the basis; throws InputError through Params::reject.
-HfSetup setup_of(const Params& params);
+// The point's problem: the molecule and the basis read and checked, once per point
+// (Params::parsed); throws InputError through Params::reject.
+const HfSetup& setup_of(const Params& params);
 
 void check_hf(const Params& params);
 
