@@ -14,7 +14,7 @@
 #include "core/host_backends.hpp"
 #include "histogram/histogram_cub.hpp"
 #include "histogram/histogram_kernels.hpp"
-#include "reduce/atomics.hpp"
+#include "reducers/atomics.hpp"
 
 namespace kmini::histogram {
 

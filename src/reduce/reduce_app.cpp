@@ -10,8 +10,8 @@
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
 #include "core/precision.hpp"
-#include "reduce/atomics.hpp"
-#include "reduce/reduction_strategies.hpp"
+#include "reducers/atomics.hpp"
+#include "reducers/reduction_strategies.hpp"
 
 namespace kmini::reduce {
 
