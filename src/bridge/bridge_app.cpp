@@ -509,7 +509,7 @@ AppSpec app_spec() {
       "steps x dimension values of the working precision; the strategy's tables and the stack "
       "are not counted";
   app.fom = FigureOfMerit{"bandwidth", "GB/s", FigureOfMerit::Quantity::bytes, 1.0e9};
-  app.ceiling = "copy";
+  app.ceiling = Ceiling::copy;
   app.item_rate = "paths_per_second";
   app.default_repetitions = 10;
   app.default_warmup = 1;

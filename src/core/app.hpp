@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,6 +76,17 @@ struct Metric {
   std::vector<double> series = {};
 };
 
+// How an app's variants that probe a ceiling (VariantTraits::probes) run at the start of every
+// `kmini run`, all ranks at once: stream declares it, and the core knows no app by name.
+struct CeilingProbe {
+  std::string size_param;  // set to the probe's length: "elements"
+  std::string size_unit;   // what one unit of it is, for the terminal: "doubles per array and rank"
+  double bytes_per_unit;   // device memory a unit takes, so that the probe fits free memory
+  std::string settings;    // the probe run's other parameters, YAML lines: "precision: double\n"
+  // How each ceiling is measured, in words, for the report.
+  std::map<Ceiling, std::string> method;
+};
+
 // What the core hands an app's setup.
 struct RunContext {
   const Comm& comm;
@@ -122,7 +134,9 @@ struct AppSpec {
   std::vector<VariantSpec> variants;
   std::string byte_model;  // in words: what one unit of weight is
   FigureOfMerit fom;
-  std::string ceiling = "copy";  // which measured ceiling bandwidths are quoted against
+  Ceiling ceiling = Ceiling::copy;  // which measured ceiling bandwidths are quoted against
+  // Where this app measures the ceilings for every run (at most one app does).
+  std::optional<CeilingProbe> probe;
   std::int64_t default_repetitions = 10;
   std::int64_t default_warmup = 1;
   std::vector<std::string> default_variants{"all"};

@@ -17,11 +17,14 @@ inline constexpr const char* kLabelKey = "label";
 
 class AppRegistry {
  public:
-  // Checks each spec (unique names, one baseline, no clash with the common parameters) and
-  // adds the common parameters. A bad spec is a programming error: std::logic_error.
+  // Checks each spec (unique names, one baseline, no clash with the common parameters, at most
+  // one app probing the ceilings) and adds the common parameters. A bad spec is a programming
+  // error: std::logic_error.
   explicit AppRegistry(std::vector<AppSpec> apps);
 
   const AppSpec* find(const std::string& name) const;
+  // The app that measures the bandwidth ceilings, or nullptr where none does.
+  const AppSpec* prober() const;
   const std::vector<AppSpec>& apps() const { return apps_; }
   std::vector<std::string> names() const;
 

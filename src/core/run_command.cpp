@@ -78,15 +78,16 @@ void print_ceilings(std::ostream& out, const Ceilings& ceilings) {
     out << "ceilings: not measured, " << ceilings.reason << "\n\n";
     return;
   }
-  for (const auto& [name, kind] : ceilings.kinds) {
-    out << name << " ceiling: " << format_significant(kind.gbps, 4) << " GB/s, from";
+  for (const auto& [ceiling, kind] : ceilings.kinds) {
+    out << ceiling_name(ceiling) << " ceiling: " << format_significant(kind.gbps, 4)
+        << " GB/s, from";
     for (const auto& probe : kind.probes) {
       out << " " << probe.variant << " " << format_significant(probe.gbps, 4) << " GB/s ("
           << (probe.validation.passed() ? "PASS" : "FAIL") << ")";
     }
     out << "\n";
   }
-  out << "(" << ceilings.elements << " doubles per array and rank, best of " << ceilings.repetitions
+  out << "(" << ceilings.elements << " " << ceilings.unit << ", best of " << ceilings.repetitions
       << ")\n\n";
 }
 
@@ -212,8 +213,8 @@ class RunCommand {
     const std::int64_t elements =
         options_.ceiling_elements >= 0
             ? options_.ceiling_elements
-            : static_cast<std::int64_t>(world_.min(
-                  static_cast<double>(default_ceiling_elements(device, free_device_bytes()))));
+            : static_cast<std::int64_t>(world_.min(static_cast<double>(
+                  default_ceiling_elements(registry_, device, free_device_bytes()))));
     return measure_ceilings(registry_, probe_runner, elements, world_.size());
   }
 

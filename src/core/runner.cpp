@@ -96,7 +96,7 @@ std::string nothing_applicable(const RunResult& run) {
   return text;
 }
 
-Runner::Runner(const Comm& comm, const DeviceInfo& device, std::map<std::string, double> ceilings)
+Runner::Runner(const Comm& comm, const DeviceInfo& device, std::map<Ceiling, double> ceilings)
     : comm_(comm), device_(device), ceilings_(std::move(ceilings)) {}
 
 void Runner::check_memory(const RunSpec& run) const {

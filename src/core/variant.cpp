@@ -4,6 +4,10 @@
 
 namespace kmini {
 
+const char* ceiling_name(Ceiling ceiling) {
+  return ceiling == Ceiling::read ? "read" : "copy";
+}
+
 std::vector<const VariantSpec*> select_variants(const std::vector<VariantSpec>& variants,
                                                 const std::vector<std::string>& names) {
   std::vector<const VariantSpec*> out;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,13 @@ namespace kmini {
 // The parameter every app has that selects its variants, and the word in it for every variant.
 inline constexpr const char* kVariantKey = "variant";
 inline constexpr const char* kAllVariants = "all";
+
+// The device's memory-bandwidth ceilings, measured at the start of a run (core/ceiling.hpp):
+// every bandwidth is quoted against one of them.
+enum class Ceiling { copy, read };
+
+// "copy", "read": as reports and tables name a ceiling.
+const char* ceiling_name(Ceiling ceiling);
 
 // Where a variant's data live and its kernels run.
 enum class Side { device, host };
@@ -28,6 +36,8 @@ struct VariantTraits {
   bool baseline = false;      // speed-ups are quoted against it
   bool meta = false;          // picks among the app's other variants at run time (auto)
   bool needs_buffer = false;  // stages results in a buffer the app sizes (its memory counts it)
+  // The ceiling it measures, where its app probes them (AppSpec::probe).
+  std::optional<Ceiling> probes;
 
   // So that a table row reads as words: on_host().needing(HostBackend::serial).as_baseline().
   constexpr VariantTraits needing(HostBackend needed) const {
@@ -48,6 +58,11 @@ struct VariantTraits {
   constexpr VariantTraits with_buffer() const {
     VariantTraits t = *this;
     t.needs_buffer = true;
+    return t;
+  }
+  constexpr VariantTraits probing(Ceiling ceiling) const {
+    VariantTraits t = *this;
+    t.probes = ceiling;
     return t;
   }
 };

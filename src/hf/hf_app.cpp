@@ -404,7 +404,7 @@ AppSpec app_spec() {
   // G builds per second for the fixed input: a faster answer scores higher, whatever screening
   // skips (a quartet rate would rise with quartets computed needlessly).
   app.fom = FigureOfMerit{"G-build rate", "builds/s", FigureOfMerit::Quantity::items, 1.0};
-  app.ceiling = "copy";
+  app.ceiling = Ceiling::copy;
   // A repetition is one G build from the converged density; the SCF before them warms up.
   app.default_variants = {"auto"};
   app.default_repetitions = 3;

@@ -552,7 +552,7 @@ AppSpec app_spec() {
       "12 coefficient arrays and p read, wrk2 written (14), plus wrk2 read and p written by the "
       "copy-back (16); p's neighbours come from cache";
   app.fom = FigureOfMerit{"mflops", "MFLOPS", FigureOfMerit::Quantity::flops, 1.0e6};
-  app.ceiling = "copy";
+  app.ceiling = Ceiling::copy;
   app.default_repetitions = 1;
   app.default_warmup = 0;
   app.default_variants = {"kokkos_reduce"};

@@ -231,7 +231,7 @@ AppSpec app_spec() {
   app.variants = ReduceCase<float>::table().specs();
   app.byte_model = "elements x sizeof(precision): each value read once";
   app.fom = FigureOfMerit{"bandwidth", "GB/s", FigureOfMerit::Quantity::bytes, 1.0e9};
-  app.ceiling = "read";
+  app.ceiling = Ceiling::read;
   app.default_repetitions = 10;
   app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
     return static_cast<double>(params.integer("elements")) *

@@ -27,12 +27,12 @@ const VariantTable<StreamKernel<T>>& variant_table() {
       {"copy",
        "c = a",
        2.0,
-       on_device().as_baseline(),
+       on_device().as_baseline().probing(Ceiling::copy),
        {&launch_elementwise<T, Copy>, &check_elementwise<T, Copy>}},
       {"deep_copy",
        "c = a through Kokkos::deep_copy, the backend's own copy",
        2.0,
-       on_device(),
+       on_device().probing(Ceiling::copy),
        {&launch_deep_copy<T>, &check_elementwise<T, Copy>}},
       {"mul",
        "c = scalar * a",
@@ -52,7 +52,7 @@ const VariantTable<StreamKernel<T>>& variant_table() {
       {"dot",
        "sum of a * b, accumulated in double",
        2.0,
-       on_device(),
+       on_device().probing(Ceiling::read),
        {&launch_dot<T>, &check_dot<T>}},
   };
   return table;
@@ -114,6 +114,19 @@ AppSpec app_spec() {
   app.byte_model = "weight x elements x sizeof(precision): each array read or written once";
   app.fom = FigureOfMerit{"bandwidth", "GB/s", FigureOfMerit::Quantity::bytes, 1.0e9};
   app.default_repetitions = 10;
+  // The ceilings every report quotes: copy, the faster of the two copies; read, dot. Double
+  // precision, three arrays.
+  app.probe = CeilingProbe{
+      "elements",
+      "doubles per array and rank",
+      3.0 * sizeof(double),
+      "precision: double\n",
+      {{Ceiling::copy,
+        "the faster of stream's copy (c = a, a Kokkos kernel) and deep_copy (Kokkos::deep_copy): "
+        "one array read, one written; double, bytes read + written"},
+       {Ceiling::read,
+        "stream dot (the sum of a * b): two arrays read, nothing written; double, bytes read + "
+        "written"}}};
   app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
     return 3.0 * static_cast<double>(params.integer("elements")) *
            static_cast<double>(element_bytes(params));
