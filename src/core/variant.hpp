@@ -41,28 +41,20 @@ struct VariantTraits {
 
   // So that a table row reads as words: on_host().needing(HostBackend::serial).as_baseline().
   constexpr VariantTraits needing(HostBackend needed) const {
-    VariantTraits t = *this;
-    t.backend = needed;
-    return t;
+    return with(&VariantTraits::backend, needed);
   }
-  constexpr VariantTraits as_baseline() const {
-    VariantTraits t = *this;
-    t.baseline = true;
-    return t;
-  }
-  constexpr VariantTraits as_meta() const {
-    VariantTraits t = *this;
-    t.meta = true;
-    return t;
-  }
-  constexpr VariantTraits with_buffer() const {
-    VariantTraits t = *this;
-    t.needs_buffer = true;
-    return t;
-  }
+  constexpr VariantTraits as_baseline() const { return with(&VariantTraits::baseline, true); }
+  constexpr VariantTraits as_meta() const { return with(&VariantTraits::meta, true); }
+  constexpr VariantTraits with_buffer() const { return with(&VariantTraits::needs_buffer, true); }
   constexpr VariantTraits probing(Ceiling ceiling) const {
+    return with(&VariantTraits::probes, std::optional<Ceiling>(ceiling));
+  }
+
+ private:
+  template <class Field>
+  constexpr VariantTraits with(Field VariantTraits::*field, Field value) const {
     VariantTraits t = *this;
-    t.probes = ceiling;
+    t.*field = value;
     return t;
   }
 };
