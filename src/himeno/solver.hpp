@@ -152,8 +152,8 @@ int launch_sweep(const ExecutionSpace& space,
 //
 // Where the sweeps reduce on the device (kReadBackEveryIteration false), a single rank collects
 // after the last iteration only: the sweeps still reduce gosa every iteration, but the host waits
-// for it once (in a plain CUDA version of the sweep on the H100, the wait and the next launch cost
-// 2% of an iteration at size L). Over MPI the ranks add their gosa every iteration, as the
+// for it once, since the wait and the next launch cost a share of every iteration
+// (docs/performance-notes.md, himeno). Over MPI the ranks add their gosa every iteration, as the
 // original does.
 constexpr int kSweepParts = 3;
 

@@ -42,10 +42,9 @@ const Choice<Distribution>& distribution_choice() {
   return choice;
 }
 
-// Measured on an H100 (1e7 samples): int bins at 1-100 bins ran 0.056 ms with 1024-thread teams
-// against 0.059-0.066 with 128 (fewer teams zero and merge fewer sub-histograms); double bins ran
-// 0.54 / 0.096 / 0.079 ms at 1 / 10 / 100 bins with 128 against 2.48 / 0.32 / 0.099 with 1024,
-// since more threads then contend on each shared-memory double.
+// Large teams suit int bins (fewer teams zero and merge fewer sub-histograms), small ones double
+// bins (fewer threads contend on each shared-memory double): docs/performance-notes.md,
+// histogram.
 int privatized_team_size(const Params& params) {
   const auto requested = static_cast<int>(params.integer("privatized_team_size"));
   if (requested > 0) return requested;
@@ -313,11 +312,10 @@ void HistogramCase<Bin>::run_privatized() {
                        PrivatizedPerTeam<Bin>{samples_, histogram_, bins_});
 }
 
-// Where the bins fit in team scratch, private sub-histograms win at every bin count measured
-// (H100: 0.06-0.17 ms for 1e7 samples against 0.26-7.4 ms for plain atomics). Past that, two
-// lanes of a warp share a bin with probability ~ 31 / bins, too rarely for warp aggregation to
-// repay its shuffles (at 1e5 bins warp_match was 24% slower than plain atomics), so auto takes
-// plain atomics.
+// Where the bins fit in team scratch, private sub-histograms won at every bin count measured. Past
+// that, two lanes of a warp share a bin with probability ~ 31 / bins, too rarely for warp
+// aggregation to repay its shuffles, so auto takes plain atomics (docs/performance-notes.md,
+// histogram, and the README's table).
 template <class Bin>
 void HistogramCase<Bin>::run_auto() {
   if (privatized_not_applicable().empty()) {
