@@ -53,7 +53,9 @@ struct BridgeGenerator {
   PerThread per_thread;
 };
 
-// Weight 2: each normal read once and each output value written once.
+// The byte model's weight: each normal read once and each output value written once.
+constexpr double kNormalInValueOut = 2.0;
+
 template <class T>
 const VariantTable<BridgeGenerator<T>>& variant_table() {
   using C = BridgeCase<T>;
@@ -62,17 +64,17 @@ const VariantTable<BridgeGenerator<T>>& variant_table() {
       {"naive",
        "strategy 1: every point through a thread-local stack (local memory), the packed indices "
        "read from global memory each step, each normal loaded when needed; no branches",
-       2.0,
+       kNormalInValueOut,
        on_device(),
        {&C::template on_device_range<0, Tables::stacked>, local, Tables::stacked, PerThread::path}},
       {"shared_stack",
        "the same with the stack in team scratch (shared memory), one column of slots per thread",
-       2.0,
+       kNormalInValueOut,
        on_device(),
        {&C::template on_device_teams<T>, Stack::team_scratch, Tables::stacked, PerThread::path}},
       {"prefetch",
        "strategy 3: naive with 8 normals in flight in registers ahead of their use",
-       2.0,
+       kNormalInValueOut,
        on_device(),
        {&C::template on_device_range<kPrefetch, Tables::stacked>, local, Tables::stacked,
         PerThread::path}},
@@ -80,36 +82,36 @@ const VariantTable<BridgeGenerator<T>>& variant_table() {
        "strategy 5 without prefetch: the two previous points kept in registers and read from "
        "there when they are neighbours, the stack only for points read later; branches on the "
        "step's flags",
-       2.0,
+       kNormalInValueOut,
        on_device(),
        {&C::template on_device_range<0, Tables::fused>, local, Tables::fused, PerThread::path}},
       {"fused",
        "strategy 5: fused_no_prefetch with 8 normals in flight",
-       2.0,
+       kNormalInValueOut,
        on_device(),
        {&C::template on_device_range<kPrefetch, Tables::fused>, local, Tables::fused,
         PerThread::path}},
       {"shared_vector",
        "strategy 2 revisited: shared_stack with each thread building 16 bytes of adjacent paths "
        "(4 float or 2 double) through vector loads and stores; time_major only",
-       2.0,
+       kNormalInValueOut,
        on_device(),
        {&C::template on_device_teams<Vector<T>>, Stack::team_scratch, Tables::stacked,
         PerThread::vector_of_paths}},
       {"fused_vector",
        "fused_no_prefetch with 16 bytes of adjacent paths per thread",
-       2.0,
+       kNormalInValueOut,
        on_device(),
        {&C::template on_device_range<0, Tables::fused, Vector<T>>, local, Tables::fused,
         PerThread::vector_of_paths}},
       {"cpu_serial",
        "fused_no_prefetch on the host, one thread (seed 004's CPU code)",
-       2.0,
+       kNormalInValueOut,
        on_host().needing(HostBackend::serial).as_baseline(),
        {&C::template on_host_range<HostBackend::serial>, local, Tables::fused, PerThread::path}},
       {"cpu_openmp",
        "fused_no_prefetch on the host's OpenMP threads, paths shared out",
-       2.0,
+       kNormalInValueOut,
        on_host().needing(HostBackend::openmp),
        {&C::template on_host_range<HostBackend::openmp>, local, Tables::fused, PerThread::path}},
   };

@@ -101,7 +101,8 @@ Order order_of(const Params& params, const TimeGrid& grid) {
 }
 
 std::vector<double> factor_of(const Params& params, int dim) {
-  const char* key = params.has("covariance") ? "covariance" : "covariance_factor";
+  const bool covariance = params.has("covariance");
+  const char* key = covariance ? "covariance" : "covariance_factor";
   std::vector<double> factor(static_cast<std::size_t>(dim) * dim, 0.0);
   if (!params.has(key)) {
     for (int c = 0; c < dim; ++c)
@@ -116,7 +117,7 @@ std::vector<double> factor_of(const Params& params, int dim) {
                            ", found " + std::to_string(matrix.size()) + "x" +
                            std::to_string(matrix.front().size()));
   }
-  if (std::string(key) == "covariance") {
+  if (covariance) {
     const std::string problem = cholesky_factor(matrix, factor);
     if (!problem.empty()) params.reject(key, "the covariance matrix " + problem);
   } else {
