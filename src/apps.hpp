@@ -1,4 +1,5 @@
-// The one list of kmini's apps. A new app adds its spec here and nowhere else.
+// The one list of kmini's apps. A new app is its folder (sources, CMakeLists.txt) and its line in
+// src/apps.cpp.
 #pragma once
 
 #include <vector>

@@ -1,25 +1,22 @@
 #include "bridge/bridge_app.hpp"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
-#include <iomanip>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include <Kokkos_Core.hpp>
 
+#include "bridge/bridge_check.hpp"
 #include "bridge/bridge_data.hpp"
 #include "bridge/bridge_setup.hpp"
 #include "bridge/sobol.hpp"
-#include "core/atomic_file.hpp"
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
-#include "core/registry.hpp"
+#include "core/precision.hpp"
 
 namespace kmini::bridge {
 
@@ -31,120 +28,127 @@ using HostMemory = Kokkos::HostSpace;
 
 // Normals in flight per thread in the prefetching variants: seed 004 found 8 best on a C2050.
 constexpr int kPrefetch = 8;
-// validate: sample checks this many paths of each rank's share, spread evenly.
-constexpr std::int64_t kSampledPaths = 4096;
-// validate: full checks paths in batches of this many, to bound the host copy.
-constexpr std::int64_t kCheckBatch = 65536;
 
-enum class Generator {
-  naive,
-  shared_stack,
-  prefetch,
-  fused_no_prefetch,
-  fused,
-  shared_vector,
-  fused_vector,
-  cpu_serial,
-  cpu_openmp
+// Adjacent paths in one 16-byte vector.
+template <class T>
+using Vector = Pack<T, 16 / sizeof(T)>;
+
+template <class T>
+class BridgeCase;
+
+// Where a generator keeps the points it still needs.
+enum class Stack { thread_local_memory, team_scratch };
+// Which step tables it reads: every point through the stack, or the fused generator's, which
+// reads the two points built last from registers.
+enum class Tables { stacked, fused };
+// What one thread builds: one path, or 16 bytes of adjacent paths with vector accesses.
+enum class PerThread { path, vector_of_paths };
+
+// How a variant generates its paths.
+template <class T>
+struct BridgeGenerator {
+  void (BridgeCase<T>::*launch)(const std::string& kernel_name);
+  Stack stack;
+  Tables tables;
+  PerThread per_thread;
 };
 
-struct BridgeVariant {
-  const char* name;
-  const char* doc;
-  bool baseline;
-  Generator generator;
-  bool on_device;
-  bool fused;        // reads the fused tables and needs fused_stack slots
-  bool local_stack;  // its stack is thread-local (bounded by kLocalStackWords)
-  bool vector;       // a thread builds 16 bytes' worth of adjacent paths
-  std::string (*missing_backend)();
-};
+// The byte model's weight: each normal read once and each output value written once.
+constexpr double kNormalInValueOut = 2.0;
 
-std::string nothing_missing() {
-  return "";
-}
-
-const std::array<BridgeVariant, 9>& variant_table() {
-  static const std::array<BridgeVariant, 9> rows{{
+template <class T>
+const VariantTable<BridgeGenerator<T>>& variant_table() {
+  using C = BridgeCase<T>;
+  constexpr Stack local = Stack::thread_local_memory;
+  static const VariantTable<BridgeGenerator<T>> rows{
       {"naive",
        "strategy 1: every point through a thread-local stack (local memory), the packed indices "
        "read from global memory each step, each normal loaded when needed; no branches",
-       false, Generator::naive, true, false, true, false, nothing_missing},
+       kNormalInValueOut,
+       on_device(),
+       {&C::template on_device_range<0, Tables::stacked>, local, Tables::stacked, PerThread::path}},
       {"shared_stack",
        "the same with the stack in team scratch (shared memory), one column of slots per thread",
-       false, Generator::shared_stack, true, false, false, false, nothing_missing},
-      {"prefetch", "strategy 3: naive with 8 normals in flight in registers ahead of their use",
-       false, Generator::prefetch, true, false, true, false, nothing_missing},
+       kNormalInValueOut,
+       on_device(),
+       {&C::template on_device_teams<T>, Stack::team_scratch, Tables::stacked, PerThread::path}},
+      {"prefetch",
+       "strategy 3: naive with 8 normals in flight in registers ahead of their use",
+       kNormalInValueOut,
+       on_device(),
+       {&C::template on_device_range<kPrefetch, Tables::stacked>, local, Tables::stacked,
+        PerThread::path}},
       {"fused_no_prefetch",
        "strategy 5 without prefetch: the two previous points kept in registers and read from "
        "there when they are neighbours, the stack only for points read later; branches on the "
        "step's flags",
-       false, Generator::fused_no_prefetch, true, true, true, false, nothing_missing},
-      {"fused", "strategy 5: fused_no_prefetch with 8 normals in flight", false, Generator::fused,
-       true, true, true, false, nothing_missing},
+       kNormalInValueOut,
+       on_device(),
+       {&C::template on_device_range<0, Tables::fused>, local, Tables::fused, PerThread::path}},
+      {"fused",
+       "strategy 5: fused_no_prefetch with 8 normals in flight",
+       kNormalInValueOut,
+       on_device(),
+       {&C::template on_device_range<kPrefetch, Tables::fused>, local, Tables::fused,
+        PerThread::path}},
       {"shared_vector",
        "strategy 2 revisited: shared_stack with each thread building 16 bytes of adjacent paths "
        "(4 float or 2 double) through vector loads and stores; time_major only",
-       false, Generator::shared_vector, true, false, false, true, nothing_missing},
-      {"fused_vector", "fused_no_prefetch with 16 bytes of adjacent paths per thread", false,
-       Generator::fused_vector, true, true, true, true, nothing_missing},
-      {"cpu_serial", "fused_no_prefetch on the host, one thread (seed 004's CPU code)", true,
-       Generator::cpu_serial, false, true, true, false, serial_backend_missing},
-      {"cpu_openmp", "fused_no_prefetch on the host's OpenMP threads, paths shared out", false,
-       Generator::cpu_openmp, false, true, true, false, openmp_backend_missing},
-  }};
+       kNormalInValueOut,
+       on_device(),
+       {&C::template on_device_teams<Vector<T>>, Stack::team_scratch, Tables::stacked,
+        PerThread::vector_of_paths}},
+      {"fused_vector",
+       "fused_no_prefetch with 16 bytes of adjacent paths per thread",
+       kNormalInValueOut,
+       on_device(),
+       {&C::template on_device_range<0, Tables::fused, Vector<T>>, local, Tables::fused,
+        PerThread::vector_of_paths}},
+      {"cpu_serial",
+       "fused_no_prefetch on the host, one thread (seed 004's CPU code)",
+       kNormalInValueOut,
+       on_host().needing(HostBackend::serial).as_baseline(),
+       {&C::template on_host_range<HostBackend::serial>, local, Tables::fused, PerThread::path}},
+      {"cpu_openmp",
+       "fused_no_prefetch on the host's OpenMP threads, paths shared out",
+       kNormalInValueOut,
+       on_host().needing(HostBackend::openmp),
+       {&C::template on_host_range<HostBackend::openmp>, local, Tables::fused, PerThread::path}},
+  };
   return rows;
-}
-
-std::vector<VariantSpec> variant_specs() {
-  std::vector<VariantSpec> specs;
-  for (const auto& row : variant_table())
-    specs.push_back(VariantSpec{row.name, row.doc, 2.0, row.baseline});
-  return specs;
-}
-
-std::size_t element_bytes(const Params& params) {
-  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
 }
 
 // Normals and output of this rank's paths, where a device variant is selected.
 // The normals and the output of one side's variants, device or host, where any is selected:
 // each side keeps its own from its first variant to the end of the point.
-double side_bytes(const Params& params, const Comm& comm, bool on_device) {
-  bool selected = false;
-  for (const auto& row : variant_table())
-    selected = selected || (row.on_device == on_device && selects_variant(params, row.name));
-  if (!selected) return 0.0;
+double side_bytes(const Params& params, const Comm& comm, Side side) {
+  if (!params.selects_any([side](const VariantSpec& v) { return v.traits.side == side; }))
+    return 0.0;
   const BridgeSetup setup = setup_of(params, comm);
   return 2.0 * static_cast<double>(setup.local_paths) * setup.model.grid.steps() * setup.model.dim *
          static_cast<double>(element_bytes(params));
 }
 
 double device_bytes(const Params& params, const Comm& comm) {
-  return side_bytes(params, comm, true);
+  return side_bytes(params, comm, Side::device);
 }
 
 double host_bytes(const Params& params, const Comm& comm) {
-  return side_bytes(params, comm, false);
+  return side_bytes(params, comm, Side::host);
 }
 
-// One repetition under the byte model: each of the paths' normals read once and each output
-// value written once.
-Work bridge_work(double paths, double values_per_path, std::size_t element_bytes) {
-  return Work{2.0 * paths * values_per_path * static_cast<double>(element_bytes), 0.0, paths};
+// One repetition: the byte model's unit is each path's values, once.
+Counts bridge_counts(double paths, double values_per_path, std::size_t element_bytes) {
+  return Counts{paths * values_per_path * static_cast<double>(element_bytes), 0.0, paths};
 }
 
 WorkEstimate estimate_work(const Params& params, const Comm& comm, const VariantSpec&) {
   const BridgeSetup setup = setup_of(params, comm);
-  return WorkEstimate{bridge_work(static_cast<double>(setup.local_paths),
-                                  static_cast<double>(setup.model.grid.steps() * setup.model.dim),
-                                  element_bytes(params)),
+  return WorkEstimate{bridge_counts(static_cast<double>(setup.local_paths),
+                                    static_cast<double>(setup.model.grid.steps() * setup.model.dim),
+                                    element_bytes(params)),
                       ""};
 }
-
-// Adjacent paths in one 16-byte vector.
-template <class T>
-using Vector = Pack<T, 16 / sizeof(T)>;
 
 template <class T, class Exec, int Prefetch, bool Fused, class V = T>
 void launch_range(const char* label, const BridgeArrays<T, typename Exec::memory_space>& a) {
@@ -189,18 +193,6 @@ void launch_team(const char* label, const BridgeArrays<T, DeviceMemory>& a, int 
   }
 }
 
-// The largest |error| a generated value may have, from how rounding errors propagate through
-// equation (5): each point adds a few roundings of its terms' size to the larger of its
-// neighbours' errors (the weights are positive and sum to one), so after the longest chain of
-// interpolations (depth) the error is below depth x (8 + 2d) u M, M bounding |x| and |sigma C z|
-// along the path.
-struct RoundingBound {
-  double unit;  // unit roundoff of the working precision
-  int depth;
-  int dim;
-  double path_error(double magnitude) const { return depth * (8.0 + 2.0 * dim) * unit * magnitude; }
-};
-
 template <class T>
 class BridgeCase final : public Case {
  public:
@@ -219,25 +211,26 @@ class BridgeCase final : public Case {
   }
 
   std::string not_applicable(const VariantSpec& variant) const override {
-    const BridgeVariant& row = variant_table()[variant.index];
-    const std::string missing = row.missing_backend();
-    if (!missing.empty()) return missing;
-    const int slots = row.fused ? setup_.strategy.fused_stack : setup_.strategy.stack_slots();
+    const BridgeGenerator<T>& generator = variant_table<T>().action(variant);
+    const bool vector = generator.per_thread == PerThread::vector_of_paths;
+    const int slots = generator.tables == Tables::fused ? setup_.strategy.fused_stack
+                                                        : setup_.strategy.stack_slots();
     constexpr int lanes = ValueTraits<Vector<T>>::lanes;
-    const int lanes_here = row.vector ? lanes : 1;
-    if (row.local_stack && slots * layout_.dim * lanes_here > kLocalStackWords) {
+    const int lanes_here = vector ? lanes : 1;
+    if (generator.stack == Stack::thread_local_memory &&
+        slots * layout_.dim * lanes_here > kLocalStackWords) {
       return "its thread-local stack holds " + std::to_string(kLocalStackWords) +
              " words and this order needs " + std::to_string(slots) + " slots of " +
              std::to_string(layout_.dim * lanes_here);
     }
     // Decided from every rank's share, so that all ranks run the same variants.
-    if (row.vector && (!layout_.time_major || !every_share_divisible(lanes))) {
+    if (vector && (!layout_.time_major || !every_share_divisible(lanes))) {
       return "a thread builds " + std::to_string(lanes) +
              " adjacent paths with vector accesses, which needs layout time_major and a "
              "multiple of " +
              std::to_string(lanes) + " paths on each rank";
     }
-    if (row.generator == Generator::shared_stack || row.generator == Generator::shared_vector) {
+    if (generator.stack == Stack::team_scratch) {
       const std::size_t bytes = PathGenerator<T, Device, 1, 0, false>::scratch_bytes(
           setup_.strategy.stack_slots(), layout_.dim * lanes_here, team_size_);
       const std::size_t most = Kokkos::TeamPolicy<Device>::scratch_size_max(0);
@@ -251,59 +244,44 @@ class BridgeCase final : public Case {
   }
 
   void prepare(const VariantSpec& variant) override {
-    if (variant_table()[variant.index].on_device) {
+    if (variant.traits.side == Side::device) {
       prepare_space<Device>(device_, device_normals_seconds_);
     } else {
       prepare_space<Kokkos::DefaultHostExecutionSpace>(host_, host_normals_seconds_);
     }
   }
 
-  Work run(const VariantSpec& variant) override {
-    const BridgeVariant& row = variant_table()[variant.index];
-    switch (row.generator) {
-      case Generator::naive:
-        launch_range<T, Device, 0, false>("bridge::naive", device_->arrays(false));
-        break;
-      case Generator::shared_stack:
-        launch_team<T>("bridge::shared_stack", device_->arrays(false),
-                       setup_.strategy.stack_slots(), team_size_);
-        break;
-      case Generator::prefetch:
-        launch_range<T, Device, kPrefetch, false>("bridge::prefetch", device_->arrays(false));
-        break;
-      case Generator::fused_no_prefetch:
-        launch_range<T, Device, 0, true>("bridge::fused_no_prefetch", device_->arrays(true));
-        break;
-      case Generator::fused:
-        launch_range<T, Device, kPrefetch, true>("bridge::fused", device_->arrays(true));
-        break;
-      case Generator::shared_vector:
-        launch_team<T, Vector<T>>("bridge::shared_vector", device_->arrays(false),
-                                  setup_.strategy.stack_slots(), team_size_);
-        break;
-      case Generator::fused_vector:
-        launch_range<T, Device, 0, true, Vector<T>>("bridge::fused_vector", device_->arrays(true));
-        break;
-      case Generator::cpu_serial:
-        launch_range<T, SerialSpace, 0, true>("bridge::cpu_serial", host_->arrays(true));
-        break;
-      case Generator::cpu_openmp:
-        launch_range<T, OpenMPSpace, 0, true>("bridge::cpu_openmp", host_->arrays(true));
-        break;
-    }
-    return bridge_work(static_cast<double>(layout_.paths),
-                       static_cast<double>(layout_.steps * layout_.dim), sizeof(T));
+  Counts run(const VariantSpec& variant) override {
+    (this->*variant_table<T>().action(variant).launch)("bridge::" + variant.name);
+    return bridge_counts(static_cast<double>(layout_.paths),
+                         static_cast<double>(layout_.steps * layout_.dim), sizeof(T));
+  }
+
+  // The generators, as the variant table names them.
+  template <int Prefetch, Tables Read, class V = T>
+  void on_device_range(const std::string& kernel_name) {
+    constexpr bool fused = Read == Tables::fused;
+    launch_range<T, Device, Prefetch, fused, V>(kernel_name.c_str(), device_->arrays(fused));
+  }
+  template <class V>
+  void on_device_teams(const std::string& kernel_name) {
+    launch_team<T, V>(kernel_name.c_str(), device_->arrays(false), setup_.strategy.stack_slots(),
+                      team_size_);
+  }
+  template <HostBackend Backend>
+  void on_host_range(const std::string& kernel_name) {
+    launch_range<T, HostSpace<Backend>, 0, true>(kernel_name.c_str(), host_->arrays(true));
   }
 
   Validation validate(const VariantSpec& variant) override {
-    if (variant_table()[variant.index].on_device) return check(*device_, variant);
-    return check(*host_, variant);
+    if (variant.traits.side == Side::device) return check_(*device_, variant);
+    return check_(*host_, variant);
   }
 
   std::vector<Metric> metrics(const VariantSpec& variant) const override {
     const ExecutionStrategy& s = setup_.strategy;
-    const bool on_device = variant_table()[variant.index].on_device;
-    const double seconds = on_device ? device_normals_seconds_ : host_normals_seconds_;
+    const double seconds =
+        variant.traits.side == Side::device ? device_normals_seconds_ : host_normals_seconds_;
     const double values = static_cast<double>(setup_.global_paths) * layout_.steps * layout_.dim;
     std::vector<Metric> out{
         {"stack_user_order", static_cast<double>(s.user_stack), "points"},
@@ -313,10 +291,9 @@ class BridgeCase final : public Case {
         {"construction_depth", static_cast<double>(s.depth), "steps"},
         {"normals_seconds", seconds, "s"},
         {"normals_GBps", seconds > 0.0 ? values * sizeof(T) / seconds / 1.0e9 : 0.0, "GB/s"},
-        {"checked_paths", checked_paths_, "paths"},
+        {"checked_paths", check_.checked_paths(), "paths"},
     };
-    const Generator generator = variant_table()[variant.index].generator;
-    if (generator == Generator::shared_stack || generator == Generator::shared_vector) {
+    if (variant_table<T>().action(variant).stack == Stack::team_scratch) {
       out.push_back({"team_size", static_cast<double>(team_size_), "threads"});
     }
     return out;
@@ -348,147 +325,6 @@ class BridgeCase final : public Case {
     Kokkos::deep_copy(data->output, std::numeric_limits<T>::quiet_NaN());
   }
 
-  // The local paths the check covers.
-  std::vector<std::int64_t> checked_paths() const {
-    std::vector<std::int64_t> picks;
-    const std::int64_t local = layout_.paths;
-    if (setup_.validate_full || !setup_.dump.empty() || local <= kSampledPaths) {
-      for (std::int64_t i = 0; i < local; ++i)
-        picks.push_back(i);
-    } else {
-      for (std::int64_t j = 0; j < kSampledPaths; ++j)
-        picks.push_back(j * (local - 1) / (kSampledPaths - 1));
-    }
-    return picks;
-  }
-
-  // Compares the picked paths' normals with the source evaluated on the host, and their output
-  // with the reference bridge built from those normals, within the rounding bound.
-  template <class Memory>
-  Validation check(const BridgeData<T, Memory>& data, const VariantSpec& variant) {
-    using Exec = typename Memory::execution_space;
-    const std::vector<std::int64_t> picks = checked_paths();
-    const int width = layout_.steps * layout_.dim;
-    const NormalSource<HostMemory> host_source{
-        setup_.sobol, setup_.seed,
-        view_of<Kokkos::View<std::uint32_t*, HostMemory>>("bridge::sobol_host", directions_)};
-    const RoundingBound bound{std::numeric_limits<T>::epsilon() / 2, setup_.strategy.depth,
-                              layout_.dim};
-    double worst = 0.0, worst_normal = 0.0;
-    std::ostringstream dump;
-    for (std::size_t begin = 0; begin < picks.size(); begin += kCheckBatch) {
-      const std::size_t count = std::min<std::size_t>(kCheckBatch, picks.size() - begin);
-      const std::vector<std::int64_t> batch(picks.begin() + begin, picks.begin() + begin + count);
-      const auto batch_view = view_of<Kokkos::View<std::int64_t*, Memory>>("bridge::picks", batch);
-      Kokkos::View<T**, Kokkos::LayoutRight, Memory> normals("bridge::picked_normals", count,
-                                                             width);
-      Kokkos::View<T**, Kokkos::LayoutRight, Memory> output("bridge::picked_output", count, width);
-      pick_paths<T, Exec>(data, batch_view, normals, output);
-      const auto host_normals = Kokkos::create_mirror_view_and_copy(HostMemory(), normals);
-      const auto host_output = Kokkos::create_mirror_view_and_copy(HostMemory(), output);
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::int64_t path = setup_.first_path + batch[i];
-        std::vector<double> z(static_cast<std::size_t>(width));
-        for (int j = 0; j < width; ++j) {
-          z[static_cast<std::size_t>(j)] = static_cast<double>(host_normals(i, j));
-          const double expected = static_cast<double>(static_cast<T>(host_source(path, j)));
-          const double off = std::fabs(z[static_cast<std::size_t>(j)] - expected) /
-                             (4.0 * bound.unit * std::fabs(expected) + 1e-14);
-          worst_normal = std::isnan(off) ? INFINITY : std::max(worst_normal, off);
-        }
-        worst = std::max(worst, path_error_ratio(z, host_output, i));
-        if (!setup_.dump.empty()) write_dump_lines(dump, host_normals, host_output, i);
-      }
-    }
-    checked_paths_ = comm_.sum(static_cast<double>(picks.size()));
-    if (!setup_.dump.empty()) write_dump(dump.str(), variant);
-    const std::string paths =
-        " over " + std::to_string(static_cast<long long>(checked_paths_)) + " checked paths";
-    if (comm_.max(worst_normal) > 1.0) {
-      return Validation::within("max |normal - host evaluation| / (4u|normal| + 1e-14)" + paths,
-                                worst_normal, 1.0);
-    }
-    return Validation::within(std::string("max |") +
-                                  (setup_.increments ? "increment" : "path point") +
-                                  " - reference bridge| / its rounding bound" + paths,
-                              worst, 1.0);
-  }
-
-  // The worst error of one picked path's output relative to its rounding bound.
-  template <class HostMatrix>
-  double path_error_ratio(const std::vector<double>& z, const HostMatrix& output,
-                          std::size_t row) const {
-    const BridgeModel& model = setup_.model;
-    const int d = model.dim;
-    const std::vector<double> path = reference_path(model, z.data());
-    double magnitude = 0.0;
-    for (const double v : path)
-      magnitude = std::max(magnitude, std::fabs(v));
-    for (const double v : model.x0)
-      magnitude = std::max(magnitude, std::fabs(v));
-    // sigma per point of the user's order: the normal that builds it is the k-th.
-    std::vector<double> sigma(setup_.strategy.stacked.sigma.size());
-    for (std::size_t m = 0; m < sigma.size(); ++m)
-      sigma[static_cast<std::size_t>(setup_.strategy.stacked.schedule[m])] =
-          setup_.strategy.stacked.sigma[m];
-    for (std::size_t k = 0; k < sigma.size(); ++k) {
-      for (int c = 0; c < d; ++c) {
-        double term = 0.0;
-        for (int j = 0; j < d; ++j)
-          term += std::fabs(model.factor[static_cast<std::size_t>(c * d + j)] *
-                            z[k * static_cast<std::size_t>(d) + static_cast<std::size_t>(j)]);
-        magnitude = std::max(magnitude, sigma[k] * term);
-      }
-    }
-    const RoundingBound bound{std::numeric_limits<T>::epsilon() / 2, setup_.strategy.depth, d};
-    const double path_error = bound.path_error(magnitude);
-    const std::vector<double> expected = setup_.increments ? increments_of(model, path) : path;
-    double worst = 0.0;
-    for (std::size_t j = 0; j < expected.size(); ++j) {
-      double allowed = path_error;
-      if (setup_.increments) {
-        const int i = static_cast<int>(j) / d + 1;
-        const double dt = model.grid.at(i) - model.grid.at(i - 1);
-        allowed = 2.0 * path_error / dt + 4.0 * bound.unit * std::fabs(expected[j]);
-      }
-      const double error = std::fabs(static_cast<double>(output(row, j)) - expected[j]);
-      // A path of zero normals (Sobol's first point is 1/2 everywhere) is exactly x0: no error.
-      const double ratio = error == 0.0 ? 0.0 : error / allowed;
-      if (std::isnan(ratio)) return INFINITY;
-      worst = std::max(worst, ratio);
-    }
-    return worst;
-  }
-
-  template <class HostMatrix>
-  void write_dump_lines(std::ostream& out, const HostMatrix& normals, const HostMatrix& output,
-                        std::size_t row) const {
-    out << std::setprecision(std::numeric_limits<T>::max_digits10);
-    for (const HostMatrix* values : {&normals, &output}) {
-      for (std::size_t j = 0; j < values->extent(1); ++j)
-        out << (j == 0 ? "" : " ") << (*values)(row, j);
-      out << "\n";
-    }
-  }
-
-  // Every rank's lines, in rank order (so in global path order), written by the root.
-  void write_dump(const std::string& lines, const VariantSpec& variant) const {
-    const std::vector<std::string> parts = comm_.all_gather(lines);
-    if (!comm_.is_root()) return;
-    const BridgeModel& model = setup_.model;
-    write_file_atomically(setup_.dump, [&](std::ostream& out) {
-      out << "# kmini bridge dump: variant " << variant.name << ", " << setup_.global_paths
-          << " paths, " << model.grid.steps() << " times, dimension " << model.dim << ", "
-          << (sizeof(T) == sizeof(float) ? "float" : "double") << ", output "
-          << (setup_.increments ? "increments" : "paths") << "\n"
-          << "# per path: a line of its normals in construction order, then a line of its "
-             "output at t_1..t_N (a point's "
-          << model.dim << " components together)\n";
-      for (const auto& part : parts)
-        out << part;
-    });
-  }
-
   const Comm& comm_;
   BridgeSetup setup_;
   int team_size_;
@@ -498,7 +334,7 @@ class BridgeCase final : public Case {
   std::optional<BridgeData<T, HostMemory>> host_;
   double device_normals_seconds_ = 0.0;
   double host_normals_seconds_ = 0.0;
-  double checked_paths_ = 0.0;
+  PathCheck<T> check_{comm_, setup_, layout_, directions_};
 };
 
 }  // namespace
@@ -510,13 +346,13 @@ AppSpec app_spec() {
       "Brownian-bridge sample paths or scaled increments for any construction order, from an "
       "execution strategy with a small stack (seed 004), its GPU strategies side by side";
   app.params = bridge_params();
-  app.variants = variant_specs();
+  app.variants = variant_table<float>().specs();
   app.byte_model =
       "each normal read once and each output value written once (seed 004's rule): 2 x paths x "
       "steps x dimension values of the working precision; the strategy's tables and the stack "
       "are not counted";
   app.fom = FigureOfMerit{"bandwidth", "GB/s", FigureOfMerit::Quantity::bytes, 1.0e9};
-  app.ceiling = "copy";
+  app.ceiling = Ceiling::copy;
   app.item_rate = "paths_per_second";
   app.default_repetitions = 10;
   app.default_warmup = 1;
@@ -524,11 +360,7 @@ AppSpec app_spec() {
   app.device_bytes = device_bytes;
   app.host_bytes = host_bytes;
   app.estimate_work = estimate_work;
-  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
-    if (params.string("precision") == "float")
-      return std::make_unique<BridgeCase<float>>(params, context);
-    return std::make_unique<BridgeCase<double>>(params, context);
-  };
+  app.setup = setup_in_precision<BridgeCase>;
   return app;
 }
 

@@ -1,14 +1,17 @@
 #include "bridge/bridge_setup.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <variant>
 
 #include "bridge/sobol.hpp"
 #include "core/atomic_file.hpp"
+#include "core/choice.hpp"
 #include "core/comm.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
+#include "core/precision.hpp"
 #include "core/registry.hpp"
 #include "core/text.hpp"
 
@@ -16,7 +19,34 @@ namespace kmini::bridge {
 
 namespace {
 
-constexpr const char* kOrderNames[] = {"bisection", "sequential", "quantlib"};
+enum class OrderName { bisection, sequential, quantlib };
+enum class Output { paths, increments };
+enum class Layout { time_major, path_major };
+enum class Normals { pseudo, sobol };
+enum class Check { sample, full };
+
+// The app's words and the values they stand for.
+struct BridgeChoices {
+  // The orders kmini builds, which `order` takes beside a list or a file.
+  Choice<OrderName> order{"order",
+                          {{"bisection", OrderName::bisection},
+                           {"sequential", OrderName::sequential},
+                           {"quantlib", OrderName::quantlib}}};
+  Choice<Output> output{"output", {{"paths", Output::paths}, {"increments", Output::increments}}};
+  Choice<Layout> layout{"layout",
+                        {{"time_major", Layout::time_major}, {"path_major", Layout::path_major}}};
+  Choice<Normals> normals{"normals", {{"pseudo", Normals::pseudo}, {"sobol", Normals::sobol}}};
+  Choice<Check> validate{"validate", {{"sample", Check::sample}, {"full", Check::full}}};
+};
+
+const BridgeChoices& choices() {
+  static const BridgeChoices words;
+  return words;
+}
+
+bool sobol_normals(const Params& params) {
+  return choices().normals.of(params) == Normals::sobol;
+}
 // `dump` writes text for every number; it is meant for checking small runs by other means.
 constexpr double kMaxDumpValues = 1.0e6;
 // Sobol point i + 1 builds path i; the points' 32-bit integers cover indices below 2^32.
@@ -45,19 +75,20 @@ Order order_of(const Params& params, const TimeGrid& grid) {
     order = *inline_order;
   } else {
     const std::string& word = params.string("order");
+    const std::optional<OrderName> named = choices().order.find(word);
     Order built;
-    if (word == "bisection") {
-      built = bisection_order(grid);
-    } else if (word == "sequential") {
-      built = sequential_order(grid.steps());
-    } else if (word == "quantlib") {
-      built = quantlib_order(grid.steps());
-    } else {
+    if (!named) {
       try {
         built = read_order_file(word);
       } catch (const InputError& e) {
         params.reject("order", e.what());
       }
+    } else if (*named == OrderName::bisection) {
+      built = bisection_order(grid);
+    } else if (*named == OrderName::sequential) {
+      built = sequential_order(grid.steps());
+    } else {
+      built = quantlib_order(grid.steps());
     }
     order.assign(built.begin(), built.end());
   }
@@ -70,7 +101,8 @@ Order order_of(const Params& params, const TimeGrid& grid) {
 }
 
 std::vector<double> factor_of(const Params& params, int dim) {
-  const char* key = params.has("covariance") ? "covariance" : "covariance_factor";
+  const bool covariance = params.has("covariance");
+  const char* key = covariance ? "covariance" : "covariance_factor";
   std::vector<double> factor(static_cast<std::size_t>(dim) * dim, 0.0);
   if (!params.has(key)) {
     for (int c = 0; c < dim; ++c)
@@ -85,7 +117,7 @@ std::vector<double> factor_of(const Params& params, int dim) {
                            ", found " + std::to_string(matrix.size()) + "x" +
                            std::to_string(matrix.front().size()));
   }
-  if (std::string(key) == "covariance") {
+  if (covariance) {
     const std::string problem = cholesky_factor(matrix, factor);
     if (!problem.empty()) params.reject(key, "the covariance matrix " + problem);
   } else {
@@ -140,6 +172,12 @@ ExecutionStrategy strategy_of(const Params& params, const BridgeModel& model) {
   }
 }
 
+BridgeProblem read_problem(const Params& params) {
+  BridgeModel model = model_of(params);
+  ExecutionStrategy strategy = strategy_of(params, model);
+  return BridgeProblem{std::move(model), std::move(strategy)};
+}
+
 std::string sobol_table_of(const Params& params) {
   if (params.has("sobol_table")) return params.string("sobol_table");
   return default_sobol_table();
@@ -147,11 +185,16 @@ std::string sobol_table_of(const Params& params) {
 
 }  // namespace
 
+const BridgeProblem& problem_of(const Params& params) {
+  return params.parsed<BridgeProblem>(read_problem);
+}
+
 std::string default_sobol_table() {
   return data_file("sobol/new-joe-kuo-6.21201");
 }
 
 std::vector<ParamSpec> bridge_params() {
+  const BridgeChoices& words = choices();
   return {
       ParamSpec::integer("paths", 1439744,
                          "sample paths, over all ranks (default: seed 004's problem)")
@@ -176,34 +219,37 @@ std::vector<ParamSpec> bridge_params() {
                              "diagonal, instead of covariance")
           .items(1, 8),
       ParamSpec::integers_or_name(
-          "order", "bisection", {kOrderNames[0], kOrderNames[1], kOrderNames[2]},
+          "order", words.order.word(OrderName::bisection), words.order.words(),
           "construction order: bisection (t_N, then gaps' midpoints in time, "
           "level by level), sequential, quantlib (QuantLib's index "
           "bisection), a list of the time indices 1..N, or a file of them; a list of these "
           "sweeps")
           .sweepable(),
-      ParamSpec::choice("output", "paths", {"paths", "increments"},
-                        "paths: X(t_i); increments: (X(t_i) - X(t_{i-1})) / (t_i - t_{i-1})")
+      words.output
+          .param(Output::paths,
+                 "paths: X(t_i); increments: (X(t_i) - X(t_{i-1})) / (t_i - t_{i-1})")
           .sweepable(),
-      ParamSpec::choice("precision", "float", {"float", "double"}, "working precision").sweepable(),
-      ParamSpec::choice("normals", "pseudo", {"pseudo", "sobol"},
-                        "pseudo: Philox4x32-10 counters (path, coordinate); sobol: Joe-Kuo Sobol "
-                        "points, dimension k d + c for component c of the k-th point of the "
-                        "order; both through the inverse normal CDF")
+      precision_param(Precision::float32, "working precision"),
+      words.normals
+          .param(Normals::pseudo,
+                 "pseudo: Philox4x32-10 counters (path, coordinate); sobol: Joe-Kuo Sobol "
+                 "points, dimension k d + c for component c of the k-th point of the "
+                 "order; both through the inverse normal CDF")
           .sweepable(),
       ParamSpec::integer("seed", 2012, "the pseudo-random key").range(0, 9.0e18),
       ParamSpec::path("sobol_table",
                       "direction numbers in Joe and Kuo's format (default: the shipped "
                       "inputs/sobol/new-joe-kuo-6.21201)"),
-      ParamSpec::choice("layout", "time_major", {"time_major", "path_major"},
-                        "normals and output: time_major puts one step's values of consecutive "
-                        "paths together (coalesced); path_major keeps each path together")
+      words.layout
+          .param(Layout::time_major,
+                 "normals and output: time_major puts one step's values of consecutive "
+                 "paths together (coalesced); path_major keeps each path together")
           .sweepable(),
       ParamSpec::integer("team_size", 128, "threads per team of the shared_stack variant")
           .range(1, 1024),
-      ParamSpec::choice("validate", "sample", {"sample", "full"},
-                        "compare with the reference bridge: sample (4096 paths spread over each "
-                        "rank's share) or full (every path)"),
+      words.validate.param(Check::sample,
+                           "compare with the reference bridge: sample (4096 paths spread over each "
+                           "rank's share) or full (every path)"),
       ParamSpec::string("dump", "",
                         "a file to write, for each path, a line of its normals in construction "
                         "order and a line of its output at t_1..t_N (small runs, one variant)")
@@ -218,9 +264,8 @@ void check_bridge(const Params& params) {
   if (params.has("covariance") && params.has("covariance_factor")) {
     params.reject("covariance_factor", "give either covariance or covariance_factor, not both");
   }
-  const BridgeModel model = model_of(params);
-  strategy_of(params, model);
-  if (params.string("normals") == "sobol") {
+  const BridgeModel& model = problem_of(params).model;
+  if (sobol_normals(params)) {
     const char* key = params.has("sobol_table") ? "sobol_table" : "normals";
     std::string table;
     try {
@@ -267,19 +312,19 @@ void check_bridge(const Params& params) {
 
 BridgeSetup setup_of(const Params& params, const Comm& comm) {
   BridgeSetup s;
-  s.model = model_of(params);
-  s.strategy = strategy_of(params, s.model);
+  s.model = problem_of(params).model;
+  s.strategy = problem_of(params).strategy;
   s.global_paths = params.integer("paths");
   const std::int64_t ranks = comm.size(), rank = comm.rank();
   const std::int64_t share = s.global_paths / ranks, extra = s.global_paths % ranks;
   s.local_paths = share + (rank < extra ? 1 : 0);
   s.first_path = rank * share + std::min(rank, extra);
-  s.increments = params.string("output") == "increments";
-  s.time_major = params.string("layout") == "time_major";
-  s.sobol = params.string("normals") == "sobol";
+  s.increments = choices().output.of(params) == Output::increments;
+  s.time_major = choices().layout.of(params) == Layout::time_major;
+  s.sobol = sobol_normals(params);
   s.seed = static_cast<std::uint64_t>(params.integer("seed"));
   if (s.sobol) s.sobol_table = sobol_table_of(params);
-  s.validate_full = params.string("validate") == "full";
+  s.validate_full = choices().validate.of(params) == Check::full;
   if (params.has("dump")) s.dump = params.string("dump");
   s.team_size = static_cast<int>(params.integer("team_size"));
   return s;

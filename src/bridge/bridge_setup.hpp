@@ -17,21 +17,31 @@ class Comm;
 
 namespace kmini::bridge {
 
+// A point's problem as its parameters state it (setup_of): the defaults are the parameters'
+// (bridge_params), and nothing here assumes one.
 struct BridgeSetup {
   BridgeModel model;
   ExecutionStrategy strategy;
-  std::int64_t global_paths = 0;
-  std::int64_t first_path = 0;  // this rank's share: paths first_path .. + local_paths - 1
-  std::int64_t local_paths = 0;
-  bool increments = false;
-  bool time_major = true;
-  bool sobol = false;
-  std::uint64_t seed = 0;
+  std::int64_t global_paths;
+  std::int64_t first_path;  // this rank's share: paths first_path .. + local_paths - 1
+  std::int64_t local_paths;
+  bool increments;
+  bool time_major;
+  bool sobol;
+  std::uint64_t seed;
   std::string sobol_table;  // the direction numbers' file, when sobol
-  bool validate_full = false;
+  bool validate_full;
   std::string dump;  // empty: none
-  int team_size = 128;
+  int team_size;
 };
+
+// What every rank's share is cut from: the model and its execution strategy, built once per
+// point (Params::parsed); throws InputError through Params::reject.
+struct BridgeProblem {
+  BridgeModel model;
+  ExecutionStrategy strategy;
+};
+const BridgeProblem& problem_of(const Params& params);
 
 std::vector<ParamSpec> bridge_params();
 

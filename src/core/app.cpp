@@ -14,6 +14,10 @@ Validation Validation::within(std::string metric, double value, double tolerance
   return v;
 }
 
+Work work_of(const Counts& counts, const VariantSpec& variant) {
+  return Work{variant.weight * counts.unit_bytes, counts.flops, counts.items};
+}
+
 const VariantSpec* AppSpec::find_variant(const std::string& variant_name) const {
   return find_named(variants, variant_name);
 }

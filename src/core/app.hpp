@@ -1,10 +1,11 @@
-// What an app is, to the core: a schema, a table of variants, and a setup function that returns
-// a Case whose phases (prepare, run, validate) the runner drives. An app never parses YAML,
-// prints, or sets up MPI; the core does.
+// What an app is, to the core: a schema, a table of variants (core/variant.hpp), and a setup
+// function that returns a Case whose phases (prepare, run, validate) the runner drives. An app
+// never parses YAML, prints, or sets up MPI; the core does.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,35 +13,36 @@
 
 #include "core/param.hpp"
 #include "core/params.hpp"
+#include "core/variant.hpp"
 
 namespace kmini {
 
 class Comm;
 struct DeviceInfo;
 
-// One row of an app's variant table, read by `kmini list`, the runner and the report alike.
-struct VariantSpec {
-  std::string name;
-  std::string doc;
-  // Bytes moved per repetition are weight x the app's unit of bytes (BabelStream's "weight":
-  // the arrays read or written once per element). 0 where no byte model applies.
-  double weight = 0.0;
-  bool baseline = false;  // speed-ups are quoted against this variant
-  // Position in the app's table; set by the registry, so a Case can index its own table.
-  std::size_t index = 0;
-};
-
-// The work one repetition did on one rank; rates are work over time.
-struct Work {
-  double bytes = 0.0;  // under the app's byte model
+// One repetition on one rank, as an app's Case counts it. Bytes follow the app's byte model: the
+// core multiplies `unit_bytes` by the variant's weight (work_of), so that a rate divides by what
+// `kmini list` shows, and nothing else can.
+struct Counts {
+  double unit_bytes = 0.0;  // what a weight of 1 moves at this point; 0 where no byte model applies
   double flops = 0.0;
   double items = 0.0;  // in the figure of merit's item unit, where it counts items
 };
 
+// The work of one repetition: bytes under the byte model, flops and items. Rates are work over
+// time.
+struct Work {
+  double bytes = 0.0;
+  double flops = 0.0;
+  double items = 0.0;
+};
+
+Work work_of(const Counts& counts, const VariantSpec& variant);
+
 // One repetition's work estimated from the parameters alone, for `kmini run --dry-run`.
 struct WorkEstimate {
-  std::optional<Work> per_repetition;  // on one rank; unset where it is decided at run time
-  std::string note;                    // what the figure assumes, or why there is none
+  std::optional<Counts> per_repetition;  // on one rank; unset where it is decided at run time
+  std::string note;                      // what the figure assumes, or why there is none
 };
 
 // The headline number of an app: a rate of one kind of work.
@@ -74,6 +76,17 @@ struct Metric {
   std::vector<double> series = {};
 };
 
+// How an app's variants that probe a ceiling (VariantTraits::probes) run at the start of every
+// `kmini run`, all ranks at once: stream declares it, and the core knows no app by name.
+struct CeilingProbe {
+  std::string size_param;  // set to the probe's length: "elements"
+  std::string size_unit;   // what one unit of it is, for the terminal: "doubles per array and rank"
+  double bytes_per_unit;   // device memory a unit takes, so that the probe fits free memory
+  std::string settings;    // the probe run's other parameters, YAML lines: "precision: double\n"
+  // How each ceiling is measured, in words, for the report.
+  std::map<Ceiling, std::string> method;
+};
+
 // What the core hands an app's setup.
 struct RunContext {
   const Comm& comm;
@@ -85,13 +98,13 @@ class Case {
  public:
   virtual ~Case() = default;
   // Why `variant` cannot run at this point (a size past a hardware limit, a library this build
-  // lacks), or empty when it can. A variant that cannot run is reported so, never silently
-  // replaced by another.
+  // lacks), or empty when it can; the runner asks only where the variant's host backend is
+  // there. A variant that cannot run is reported so, never silently replaced by another.
   virtual std::string not_applicable(const VariantSpec& /*variant*/) const { return ""; }
   // Untimed: put the data in the state a variant's repetitions start from.
   virtual void prepare(const VariantSpec& /*variant*/) {}
   // One repetition. The runner fences before and after it and times it.
-  virtual Work run(const VariantSpec& variant) = 0;
+  virtual Counts run(const VariantSpec& variant) = 0;
   // After the repetitions: compares this rank's result with the reference.
   virtual Validation validate(const VariantSpec& variant) = 0;
   virtual std::vector<Metric> metrics(const VariantSpec& /*variant*/) const { return {}; }
@@ -121,7 +134,9 @@ struct AppSpec {
   std::vector<VariantSpec> variants;
   std::string byte_model;  // in words: what one unit of weight is
   FigureOfMerit fom;
-  std::string ceiling = "copy";  // which measured ceiling bandwidths are quoted against
+  Ceiling ceiling = Ceiling::copy;  // which measured ceiling bandwidths are quoted against
+  // Where this app measures the ceilings for every run (at most one app does).
+  std::optional<CeilingProbe> probe;
   std::int64_t default_repetitions = 10;
   std::int64_t default_warmup = 1;
   std::vector<std::string> default_variants{"all"};

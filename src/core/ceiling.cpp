@@ -13,28 +13,10 @@ namespace kmini {
 
 namespace {
 
-constexpr const char* kProbeApp = "stream";
 constexpr std::int64_t kProbeRepetitions = 10;
-
-// Which stream variant measures which ceiling.
-struct ProbeRole {
-  const char* variant;
-  const char* kind;
-};
-constexpr ProbeRole kProbes[] = {{"copy", "copy"}, {"deep_copy", "copy"}, {"dot", "read"}};
-
-const char* method_of(const std::string& kind) {
-  return kind == "read" ? "stream dot (the sum of a * b): two arrays read, nothing written"
-                        : "the faster of stream's copy (c = a, a Kokkos kernel) and deep_copy "
-                          "(Kokkos::deep_copy): one array read, one written";
-}
+constexpr Ceiling kCeilings[] = {Ceiling::copy, Ceiling::read};
 
 }  // namespace
-
-const std::vector<std::string>& ceiling_kinds() {
-  static const std::vector<std::string> kinds{"copy", "read"};
-  return kinds;
-}
 
 bool Ceilings::validated() const {
   for (const auto& [name, kind] : kinds) {
@@ -45,13 +27,8 @@ bool Ceilings::validated() const {
   return true;
 }
 
-double Ceilings::gbps(const std::string& kind) const {
-  const auto found = kinds.find(kind);
-  return found == kinds.end() ? 0.0 : found->second.gbps;
-}
-
-std::map<std::string, double> Ceilings::by_kind() const {
-  std::map<std::string, double> out;
+std::map<Ceiling, double> Ceilings::by_kind() const {
+  std::map<Ceiling, double> out;
   for (const auto& [name, kind] : kinds)
     out[name] = kind.gbps;
   return out;
@@ -59,7 +36,8 @@ std::map<std::string, double> Ceilings::by_kind() const {
 
 Tree Ceilings::to_tree() const {
   Tree out = Tree::map();
-  for (const auto& name : ceiling_kinds()) {
+  for (const Ceiling ceiling : kCeilings) {
+    const char* name = ceiling_name(ceiling);
     Tree t = Tree::map();
     t["measured"] = measured;
     if (!measured) {
@@ -67,10 +45,10 @@ Tree Ceilings::to_tree() const {
       out[name] = t;
       continue;
     }
-    const Kind& kind = kinds.at(name);
+    const Kind& kind = kinds.at(ceiling);
     t["bandwidth_GBps"] = kind.gbps;
-    t["method"] = std::string(method_of(name)) + "; double, bytes read + written, best of " +
-                  std::to_string(repetitions) + " after 1 warm-up, all ranks at once";
+    t["method"] = methods.at(ceiling) + ", best of " + std::to_string(repetitions) +
+                  " after 1 warm-up, all ranks at once";
     t["ranks"] = ranks;
     t["elements_per_rank"] = static_cast<long long>(elements);
     Tree list = Tree::list();
@@ -87,32 +65,47 @@ Tree Ceilings::to_tree() const {
   return out;
 }
 
-std::int64_t default_ceiling_elements(const DeviceInfo& device, double free_bytes) {
-  // BabelStream's rule: arrays far larger than the last-level cache. 2^27 doubles (1 GiB per
-  // array) on a GPU, 2^25 (256 MiB) on a host; never more than a quarter of free memory.
+std::int64_t default_ceiling_elements(const AppRegistry& registry, const DeviceInfo& device,
+                                      double free_bytes) {
+  const AppSpec* prober = registry.prober();
+  if (prober == nullptr) return 0;
+  // BabelStream's rule: arrays far larger than the last-level cache. 2^27 elements (1 GiB per
+  // array of doubles) on a GPU, 2^25 (256 MiB) on a host; never more than a quarter of free
+  // memory.
   const std::int64_t wanted = device.is_gpu() ? (std::int64_t{1} << 27) : (std::int64_t{1} << 25);
-  const auto fitting = static_cast<std::int64_t>(free_bytes / 4.0 / (3.0 * sizeof(double)));
+  const auto fitting = static_cast<std::int64_t>(free_bytes / 4.0 / prober->probe->bytes_per_unit);
   return std::max<std::int64_t>(1024, std::min(wanted, fitting));
 }
+
+namespace {
+
+// The probe run: the prober's probing variants at `elements`, its settings, repeated.
+std::string probe_input(const AppSpec& app, std::int64_t elements) {
+  std::string variants;
+  for (const auto& v : app.variants)
+    if (v.traits.probes) variants += (variants.empty() ? "" : ", ") + v.name;
+  return "app: " + app.name + "\nvariant: [" + variants + "]\n" + app.probe->settings +
+         app.probe->size_param + ": " + std::to_string(elements) +
+         "\nrepetitions: " + std::to_string(kProbeRepetitions) + "\nwarmup: 1\n";
+}
+
+}  // namespace
 
 Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std::int64_t elements,
                           int ranks) {
   Ceilings ceilings;
   ceilings.ranks = ranks;
+  const AppSpec* prober = registry.prober();
+  if (prober == nullptr) {
+    ceilings.reason = "no app of this build probes them";
+    return ceilings;
+  }
   if (elements <= 0) {
     ceilings.reason = "skipped (--ceiling-elements 0)";
     return ceilings;
   }
-  if (registry.find(kProbeApp) == nullptr) {
-    throw std::logic_error("the bandwidth probes need the stream app");
-  }
-  std::string variants;
-  for (const auto& probe : kProbes)
-    variants += (variants.empty() ? "" : ", ") + std::string(probe.variant);
-  const std::string probe = std::string("app: ") + kProbeApp + "\nvariant: [" + variants +
-                            "]\nprecision: double\nelements: " + std::to_string(elements) +
-                            "\nrepetitions: " + std::to_string(kProbeRepetitions) + "\nwarmup: 1\n";
-  const Input input = load_input_text(probe, "bandwidth probe", "", {}, registry);
+  const Input input =
+      load_input_text(probe_input(*prober, elements), "bandwidth probe", "", {}, registry);
   try {
     runner.check_memory(input.runs.front());
   } catch (const InputError& e) {
@@ -125,15 +118,14 @@ Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std
   const RunResult result = runner.run(input.runs.front(), nullptr);
   ceilings.measured = true;
   ceilings.elements = elements;
+  ceilings.unit = prober->probe->size_unit;
   ceilings.repetitions = kProbeRepetitions;
+  ceilings.methods = prober->probe->method;
   for (const VariantResult& r : result.results) {
     const double best = r.work.bytes / r.time.min / 1.0e9;
-    for (const auto& role : kProbes) {
-      if (r.variant->name != role.variant) continue;
-      Ceilings::Kind& kind = ceilings.kinds[role.kind];
-      kind.probes.push_back(Ceilings::Probe{r.variant->name, best, r.validation});
-      kind.gbps = std::max(kind.gbps, best);
-    }
+    Ceilings::Kind& kind = ceilings.kinds[*r.variant->traits.probes];
+    kind.probes.push_back(Ceilings::Probe{r.variant->name, best, r.validation});
+    kind.gbps = std::max(kind.gbps, best);
   }
   return ceilings;
 }

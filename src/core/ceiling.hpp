@@ -1,8 +1,6 @@
-// The device's memory-bandwidth ceilings, measured at start by running stream variants through
-// the ordinary runner, all ranks at once, bytes counted BabelStream's way, best of several
-// repetitions:
-//   copy  the faster of `copy` (c = a, a Kokkos kernel) and `deep_copy` (the backend's own copy)
-//   read  `dot` (the sum of a * b: two arrays read, nothing written)
+// The device's memory-bandwidth ceilings (copy, read), measured at start by running the variants
+// an app declares as probes (stream's: AppSpec::probe, VariantTraits::probes) through the
+// ordinary runner, all ranks at once, each ceiling the fastest of its probes' best repetitions.
 // Every bandwidth in a report is quoted against the ceiling its app names.
 #pragma once
 
@@ -34,22 +32,21 @@ struct Ceilings {
   bool measured = false;
   std::string reason;  // why not
   int ranks = 1;
-  std::int64_t elements = 0;  // per rank and array, double precision
+  std::int64_t elements = 0;  // the probe's length, in `unit`s
+  std::string unit;           // "doubles per array and rank"
   std::int64_t repetitions = 0;
-  std::map<std::string, Kind> kinds;  // "copy", "read"
+  std::map<Ceiling, Kind> kinds;
+  std::map<Ceiling, std::string> methods;  // how each was measured, in the probing app's words
 
   bool validated() const;
-  // The kind's bandwidth, 0 when not measured.
-  double gbps(const std::string& kind) const;
-  std::map<std::string, double> by_kind() const;
+  std::map<Ceiling, double> by_kind() const;
   Tree to_tree() const;
 };
 
-// The names AppSpec::ceiling may take.
-const std::vector<std::string>& ceiling_kinds();
-
-// The probe's array length when none is given: large enough to stream from memory, not cache.
-std::int64_t default_ceiling_elements(const DeviceInfo& device, double free_bytes);
+// The probe's length when none is given: large enough to stream from memory, not cache; 0 where
+// no app probes.
+std::int64_t default_ceiling_elements(const AppRegistry& registry, const DeviceInfo& device,
+                                      double free_bytes);
 
 // `elements` 0 skips the probes. Collective over the runner's ranks.
 Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std::int64_t elements,

@@ -324,6 +324,7 @@ class InputParser {
   static void assign(RunSpec& run, const ParamSpec& param, std::vector<Value> values,
                      const SourceMark& mark) {
     run.settings[param.name] = Setting{values.front(), mark, true};
+    run.settings_changed();
     auto& sweeps = run.sweeps;
     for (auto it = sweeps.begin(); it != sweeps.end(); ++it) {
       if (it->first == param.name) {
@@ -397,7 +398,8 @@ std::string read_input_file(const std::string& path) {
 
 }  // namespace
 
-std::vector<Params> RunSpec::points() const {
+const std::vector<Params>& RunSpec::points() const {
+  if (points_) return *points_;
   std::vector<std::map<std::string, Setting>> combos{settings};
   for (const auto& [name, values] : sweeps) {
     std::vector<std::map<std::string, Setting>> next;
@@ -410,30 +412,16 @@ std::vector<Params> RunSpec::points() const {
     }
     combos = std::move(next);
   }
-  std::vector<Params> out;
+  auto out = std::make_shared<std::vector<Params>>();
   for (auto& combo : combos)
-    out.emplace_back(app->name, key_path, std::move(combo));
-  return out;
+    out->emplace_back(app->name, key_path, std::move(combo), &app->variants);
+  points_ = std::move(out);
+  return *points_;
 }
 
 std::vector<const VariantSpec*> RunSpec::variants() const {
-  const auto& names = std::get<std::vector<std::string>>(settings.at(kVariantKey).value);
-  std::vector<const VariantSpec*> out;
-  auto add = [&out](const VariantSpec* v) {
-    for (const auto* existing : out) {
-      if (existing == v) return;
-    }
-    out.push_back(v);
-  };
-  for (const auto& name : names) {
-    if (name == kAllVariants) {
-      for (const auto& v : app->variants)
-        add(&v);
-    } else {
-      add(app->find_variant(name));
-    }
-  }
-  return out;
+  return select_variants(app->variants,
+                         std::get<std::vector<std::string>>(settings.at(kVariantKey).value));
 }
 
 Value RunSpec::echoed(const std::string& name) const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,13 +44,20 @@ struct RunSpec {
   // Parameters given as lists to sweep, in schema order, each with two or more values.
   std::vector<std::pair<std::string, std::vector<Value>>> sweeps;
 
-  // The cartesian product of the sweeps (one point when nothing is swept).
-  std::vector<Params> points() const;
+  // The cartesian product of the sweeps (one point when nothing is swept), made at the first
+  // call and kept, so that what a point parses (Params::parsed) is parsed once for every phase.
+  const std::vector<Params>& points() const;
   // The variants to run, in the app's table order for 'all', else in the order given.
   std::vector<const VariantSpec*> variants() const;
   // The value as the user wrote it: the list for a swept parameter.
   Value echoed(const std::string& name) const;
   std::string label() const;  // the run's label, or its app name
+
+  // Forgets the points made from settings that have since changed.
+  void settings_changed() { points_.reset(); }
+
+ private:
+  mutable std::shared_ptr<const std::vector<Params>> points_;
 };
 
 // A suite's reference machine: each run's headline figure of merit measured there, by run label.

@@ -57,9 +57,10 @@ PointEstimate estimate_point(const RunSpec& run, const Params& params, const Com
       continue;
     }
     const double reps = static_cast<double>(e.repetitions);
-    e.total.bytes += comm.sum(w.per_repetition->bytes) * reps;
-    e.total.flops += comm.sum(w.per_repetition->flops) * reps;
-    e.total.items += comm.sum(w.per_repetition->items) * reps;
+    const Work work = work_of(*w.per_repetition, *variant);
+    e.total.bytes += comm.sum(work.bytes) * reps;
+    e.total.flops += comm.sum(work.flops) * reps;
+    e.total.items += comm.sum(work.items) * reps;
   }
   return e;
 }

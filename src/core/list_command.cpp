@@ -77,7 +77,7 @@ void plain_app(const AppSpec& app, std::ostream& out) {
   out << "\n  variants:\n";
   Table variants({"name", "baseline", "weight", "doc"});
   for (const auto& v : app.variants) {
-    variants.add_row({v.name, v.baseline ? "yes" : "", weight_text(v), v.doc});
+    variants.add_row({v.name, v.traits.baseline ? "yes" : "", weight_text(v), v.doc});
   }
   text.str("");
   variants.print(text);
@@ -107,7 +107,7 @@ void markdown_app(const AppSpec& app, std::ostream& out) {
   }
   out << "\n| variant | baseline | weight | description |\n| --- | --- | --- | --- |\n";
   for (const auto& v : app.variants) {
-    out << "| `" << v.name << "` | " << (v.baseline ? "yes" : "") << " | " << weight_text(v)
+    out << "| `" << v.name << "` | " << (v.traits.baseline ? "yes" : "") << " | " << weight_text(v)
         << " | " << md_cell(v.doc) << " |\n";
   }
   out << "\n";

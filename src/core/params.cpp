@@ -6,8 +6,17 @@
 
 namespace kmini {
 
-Params::Params(std::string app, std::string key_path, std::map<std::string, Setting> settings)
-    : app_(std::move(app)), key_path_(std::move(key_path)), settings_(std::move(settings)) {}
+Params::Params(std::string app, std::string key_path, std::map<std::string, Setting> settings,
+               const std::vector<VariantSpec>* variants)
+    : app_(std::move(app)),
+      key_path_(std::move(key_path)),
+      settings_(std::move(settings)),
+      variants_(variants) {}
+
+std::vector<const VariantSpec*> Params::selected_variants() const {
+  if (variants_ == nullptr) return {};
+  return select_variants(*variants_, strings(kVariantKey));
+}
 
 const Setting& Params::setting(const std::string& name) const {
   const auto found = settings_.find(name);

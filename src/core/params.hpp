@@ -3,11 +3,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 #include "core/param.hpp"
 #include "core/source_mark.hpp"
+#include "core/variant.hpp"
 
 namespace kmini {
 
@@ -22,7 +26,9 @@ class Params {
  public:
   Params() = default;
   // `key_path` prefixes keys in error messages: "runs[2]" for the third run of a suite.
-  Params(std::string app, std::string key_path, std::map<std::string, Setting> settings);
+  // `variants` is the app's table, which the `variant` setting selects from.
+  Params(std::string app, std::string key_path, std::map<std::string, Setting> settings,
+         const std::vector<VariantSpec>* variants = nullptr);
 
   const std::string& app() const { return app_; }
 
@@ -34,6 +40,26 @@ class Params {
   const std::vector<double>& reals(const std::string& name) const;
   const std::vector<std::string>& strings(const std::string& name) const;
   const RealMatrix& matrix(const std::string& name) const;
+
+  // The variants this point runs, and whether any of them has what `wanted` asks of it: an
+  // app sizes its memory by the selected variants' traits, never by their names.
+  std::vector<const VariantSpec*> selected_variants() const;
+  template <class Predicate>
+  bool selects_any(Predicate wanted) const {
+    for (const VariantSpec* v : selected_variants())
+      if (wanted(*v)) return true;
+    return false;
+  }
+
+  // The point's setup as `parse` reads it from these parameters (the files they name too), read
+  // once: the input check, the memory estimate, the dry run and the case share it, as do the
+  // copies of this point. Host data only: it may be read before Kokkos starts.
+  template <class Setup, class Parse>
+  const Setup& parsed(Parse parse) const {
+    std::shared_ptr<const void>& slot = (*setups_)[std::type_index(typeid(Setup))];
+    if (!slot) slot = std::make_shared<const Setup>(parse(*this));
+    return *static_cast<const Setup*>(slot.get());
+  }
 
   bool has(const std::string& name) const;    // a value is set (defaults count)
   bool given(const std::string& name) const;  // the user set it
@@ -55,6 +81,9 @@ class Params {
   std::string app_;
   std::string key_path_;
   std::map<std::string, Setting> settings_;
+  const std::vector<VariantSpec>* variants_ = nullptr;
+  std::shared_ptr<std::map<std::type_index, std::shared_ptr<const void>>> setups_ =
+      std::make_shared<std::map<std::type_index, std::shared_ptr<const void>>>();
 };
 
 }  // namespace kmini

@@ -5,13 +5,6 @@
 
 namespace kmini {
 
-bool selects_variant(const Params& params, const std::string& name) {
-  for (const auto& v : params.strings(kVariantKey)) {
-    if (v == name || v == kAllVariants) return true;
-  }
-  return false;
-}
-
 namespace {
 
 std::vector<ParamSpec> common_params(const AppSpec& app) {
@@ -42,10 +35,13 @@ void check_spec(const AppSpec& app) {
   for (const auto& v : app.variants) {
     if (!variant_names.insert(v.name).second) fail("variant '" + v.name + "' twice");
     if (v.name == kAllVariants) fail("a variant may not be called 'all'");
-    baselines += v.baseline ? 1 : 0;
+    baselines += v.traits.baseline ? 1 : 0;
   }
   if (baselines != 1) fail("needs exactly one baseline variant");
-  if (app.ceiling != "copy" && app.ceiling != "read") fail("ceiling must be copy or read");
+  bool probes = false;
+  for (const auto& v : app.variants)
+    probes = probes || v.traits.probes.has_value();
+  if (probes != app.probe.has_value()) fail("a ceiling probe needs both its variants and its run");
   std::set<std::string> param_names{kVariantKey, kRepetitionsKey, kWarmupKey, kLabelKey, "app"};
   for (const auto& p : app.params) {
     if (!param_names.insert(p.name).second) fail("parameter '" + p.name + "' clashes");
@@ -59,7 +55,9 @@ void check_spec(const AppSpec& app) {
 
 AppRegistry::AppRegistry(std::vector<AppSpec> apps) : apps_(std::move(apps)) {
   std::set<std::string> names;
+  int probes = 0;
   for (auto& app : apps_) {
+    probes += app.probe ? 1 : 0;
     check_spec(app);
     if (!names.insert(app.name).second) {
       throw std::logic_error("two apps are called '" + app.name + "'");
@@ -70,6 +68,13 @@ AppRegistry::AppRegistry(std::vector<AppSpec> apps) : apps_(std::move(apps)) {
     params.insert(params.end(), app.params.begin(), app.params.end());
     app.params = std::move(params);
   }
+  if (probes > 1) throw std::logic_error("more than one app probes the ceilings");
+}
+
+const AppSpec* AppRegistry::prober() const {
+  for (const auto& app : apps_)
+    if (app.probe) return &app;
+  return nullptr;
 }
 
 const AppSpec* AppRegistry::find(const std::string& name) const {

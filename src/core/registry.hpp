@@ -9,23 +9,22 @@
 
 namespace kmini {
 
-// Parameters every app has; the registry puts them in front of the app's own.
-inline constexpr const char* kVariantKey = "variant";
+// Parameters every app has; the registry puts them in front of the app's own (kVariantKey too,
+// core/variant.hpp).
 inline constexpr const char* kRepetitionsKey = "repetitions";
 inline constexpr const char* kWarmupKey = "warmup";
 inline constexpr const char* kLabelKey = "label";
-inline constexpr const char* kAllVariants = "all";
-
-// Whether a run point's `variant` list selects `name`, by name or through "all".
-bool selects_variant(const Params& params, const std::string& name);
 
 class AppRegistry {
  public:
-  // Checks each spec (unique names, one baseline, no clash with the common parameters) and
-  // adds the common parameters. A bad spec is a programming error: std::logic_error.
+  // Checks each spec (unique names, one baseline, no clash with the common parameters, at most
+  // one app probing the ceilings) and adds the common parameters. A bad spec is a programming
+  // error: std::logic_error.
   explicit AppRegistry(std::vector<AppSpec> apps);
 
   const AppSpec* find(const std::string& name) const;
+  // The app that measures the bandwidth ceilings, or nullptr where none does.
+  const AppSpec* prober() const;
   const std::vector<AppSpec>& apps() const { return apps_; }
   std::vector<std::string> names() const;
 

@@ -144,7 +144,7 @@ Tree run_section(const RunResult& run) {
   if (run.interrupted != 0) out["interrupted_by"] = interrupt::name(run.interrupted);
   out["figure_of_merit"]["name"] = spec.app->fom.name;
   out["figure_of_merit"]["unit"] = spec.app->fom.unit;
-  out["figure_of_merit"]["ceiling"] = spec.app->ceiling;
+  out["figure_of_merit"]["ceiling"] = ceiling_name(spec.app->ceiling);
   out["byte_model"] = spec.app->byte_model;
   Tree results = Tree::list();
   for (const auto& r : run.results) {
@@ -154,7 +154,7 @@ Tree run_section(const RunResult& run) {
       point[name] = Tree::from_value(value);
     t["point"] = point;
     t["variant"] = r.variant->name;
-    t["baseline"] = r.variant->baseline;
+    t["baseline"] = r.variant->traits.baseline;
     if (!r.not_applicable.empty()) {
       t["status"] = "not_applicable";
       t["reason"] = r.not_applicable;

@@ -78,15 +78,16 @@ void print_ceilings(std::ostream& out, const Ceilings& ceilings) {
     out << "ceilings: not measured, " << ceilings.reason << "\n\n";
     return;
   }
-  for (const auto& [name, kind] : ceilings.kinds) {
-    out << name << " ceiling: " << format_significant(kind.gbps, 4) << " GB/s, from";
+  for (const auto& [ceiling, kind] : ceilings.kinds) {
+    out << ceiling_name(ceiling) << " ceiling: " << format_significant(kind.gbps, 4)
+        << " GB/s, from";
     for (const auto& probe : kind.probes) {
       out << " " << probe.variant << " " << format_significant(probe.gbps, 4) << " GB/s ("
           << (probe.validation.passed() ? "PASS" : "FAIL") << ")";
     }
     out << "\n";
   }
-  out << "(" << ceilings.elements << " doubles per array and rank, best of " << ceilings.repetitions
+  out << "(" << ceilings.elements << " " << ceilings.unit << ", best of " << ceilings.repetitions
       << ")\n\n";
 }
 
@@ -142,137 +143,204 @@ int check_command(const CliOptions& options, const AppRegistry& registry) {
   return static_cast<int>(ExitCode::ok);
 }
 
+namespace {
+
+// `kmini run`'s phases, in the order they come: load, check, probe, run, report. Each is short
+// and named, as HPCG's are; the session objects (MPI, Kokkos) stay with run_command.
+class RunCommand {
+ public:
+  RunCommand(const CliOptions& options, const AppRegistry& registry, const Comm& world,
+             std::ostream& out, const std::string& command_line)
+      : options_(options),
+        registry_(registry),
+        world_(world),
+        out_(out),
+        command_line_(command_line),
+        input_(load_input(options.input, parse_overrides(options), registry)) {}
+
+  // Memory and work, nothing run or written.
+  int dry_run() const {
+    KokkosSession kokkos(options_.kokkos_args, place_on_node(world_));
+    print_dry_run(out_, input_, world_);
+    const DeviceInfo device = describe_device();
+    const Runner runner(world_, device, {});
+    for (const auto& run : input_.runs)
+      runner.check_memory(run);
+    out_ << "every point fits the device's free memory\n";
+    return static_cast<int>(ExitCode::ok);
+  }
+
+  // Where the report goes, agreed by every rank and checked writable before anything runs.
+  std::string agree_on_report_path() const {
+    const std::string path =
+        world_.broadcast(options_.report_path.empty() ? default_report_path(input_, options_.format)
+                                                      : options_.report_path);
+    root_check(world_, [&] {
+      check_writable_path(path, "--report");
+      std::error_code ec;
+      if (std::filesystem::equivalent(path, options_.input, ec)) {
+        throw InputError("--report " + quoted(path) +
+                         ": is the input file itself, which the report would replace");
+      }
+    });
+    return path;
+  }
+
+  // Inside the Kokkos session: everything that holds Kokkos memory lives in here.
+  int measure_and_report(const NodePlacement& placement, const std::string& report_path) const {
+    const DeviceInfo device = describe_device();
+    print_header(out_, world_, device, placement, input_);
+    const Runner probe_runner(world_, device, {});
+    for (const auto& run : input_.runs)
+      probe_runner.check_memory(run);
+    const Ceilings ceilings = measure_start_ceilings(probe_runner, device);
+    print_ceilings(out_, ceilings);
+
+    const std::vector<RunResult> results = run_all(Runner(world_, device, ceilings.by_kind()));
+    const std::vector<Headline> headlines = find_headlines(results, input_.reference);
+    const Summary summary = summary_of(results, ceilings, headlines);
+    const Tree report = report_of(device, placement, ceilings, results, headlines, summary);
+    const std::string written = write_report(report, report_path);
+    print_headlines(out_, headlines, summary.reference_device);
+    out_ << summary.line() << "\n"
+         << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
+    if (written != report_path) return static_cast<int>(ExitCode::runtime_failure);
+    return final_status(results, summary);
+  }
+
+ private:
+  Ceilings measure_start_ceilings(const Runner& probe_runner, const DeviceInfo& device) const {
+    const std::int64_t elements =
+        options_.ceiling_elements >= 0
+            ? options_.ceiling_elements
+            : static_cast<std::int64_t>(world_.min(static_cast<double>(
+                  default_ceiling_elements(registry_, device, free_device_bytes()))));
+    return measure_ceilings(registry_, probe_runner, elements, world_.size());
+  }
+
+  // Every run in turn, each point's rows printed as it ends; stops after an interrupted run.
+  std::vector<RunResult> run_all(const Runner& runner) const {
+    std::vector<RunResult> results;
+    for (const auto& run : input_.runs) {
+      print_run_heading(out_, run);
+      results.push_back(run_one(runner, run));
+      out_.flush();
+      if (results.back().interrupted != 0) {
+        out_ << "  stopped by " << interrupt::name(results.back().interrupted)
+             << ": the report holds what finished\n\n";
+        break;
+      }
+    }
+    return results;
+  }
+
+  RunResult run_one(const Runner& runner, const RunSpec& run) const {
+    try {
+      return runner.run(run, [&](const std::vector<VariantResult>& point) {
+        print_point(out_, run, point);
+        // A file or pipe buffers stdout in blocks: each point's rows go out when printed, so
+        // that a run killed later keeps what it showed.
+        out_.flush();
+      });
+    } catch (const std::exception& e) {
+      progress::clear();
+      // A rank cannot leave the others waiting in a collective: with several ranks a failure
+      // ends the job. Alone, the failure is recorded and the next run goes on.
+      if (world_.size() > 1) {
+        std::cerr << "kmini: rank " << world_.rank() << ": " << run.label()
+                  << " failed: " << e.what() << std::endl;
+        MPI_Abort(world_.handle(), static_cast<int>(ExitCode::runtime_failure));
+      }
+      RunResult failed;
+      failed.spec = &run;
+      failed.error = e.what();
+      out_ << "  error: " << e.what() << "\n\n";
+      return failed;
+    }
+  }
+
+  Summary summary_of(const std::vector<RunResult>& results, const Ceilings& ceilings,
+                     const std::vector<Headline>& headlines) const {
+    Summary summary = summarize(results);
+    summary.probe_failed = ceilings.measured && !ceilings.validated();
+    if (input_.reference) {
+      summary.reference_device = input_.reference->device;
+      summary.rating = rating_of(headlines);
+    }
+    summary.overrides = options_.overrides;
+    return summary;
+  }
+
+  Tree report_of(const DeviceInfo& device, const NodePlacement& placement, const Ceilings& ceilings,
+                 const std::vector<RunResult>& results, const std::vector<Headline>& headlines,
+                 const Summary& summary) const {
+    Tree report = Tree::map();
+    report["kmini_report"] = 1;
+    report["meta"] = meta_section(world_, device, placement, command_line_, input_);
+    report["ceilings"] = ceilings.to_tree();
+    Tree runs = Tree::list();
+    for (const auto& r : results)
+      runs.push_back(run_section(r));
+    report["runs"] = runs;
+    report["summary"] = summary.to_tree();
+    report["summary"]["runs"] = headlines_tree(headlines);
+    if (input_.reference && !input_.reference->note.empty()) {
+      report["summary"]["rating"]["reference_note"] = input_.reference->note;
+    }
+    return report;
+  }
+
+  // Where the report went (the root writes it), or "" where it could not be written.
+  std::string write_report(const Tree& report, const std::string& path) const {
+    if (!world_.is_root()) return path;
+    return write_report_somewhere(path, [&](std::ostream& file) {
+      if (options_.format == ReportFormat::json) {
+        write_json(report, file);
+      } else {
+        write_yaml(report, file);
+      }
+    });
+  }
+
+  // The summary's status, or 2 where an input asks only for variants that cannot run here: that
+  // is the input's fault.
+  int final_status(const std::vector<RunResult>& results, const Summary& summary) const {
+    bool refused = false;
+    for (const auto& r : results) {
+      const std::string problem = nothing_applicable(r);
+      if (problem.empty()) continue;
+      if (world_.is_root()) std::cerr << "kmini: error: " << problem << std::endl;
+      refused = true;
+    }
+    if (refused && summary.interrupted == 0 && summary.run_errors == 0)
+      return static_cast<int>(ExitCode::bad_input);
+    return exit_status(summary);
+  }
+
+  const CliOptions& options_;
+  const AppRegistry& registry_;
+  const Comm& world_;
+  std::ostream& out_;
+  const std::string& command_line_;
+  const Input input_;
+};
+
+}  // namespace
+
 int run_command(const CliOptions& options, const AppRegistry& registry, int& argc, char**& argv,
                 const std::string& command_line) {
   MpiSession mpi(argc, argv);
   const Comm world = Comm::world();
   std::ostringstream discard;
   std::ostream& out = world.is_root() ? std::cout : discard;
-
   try {
-    const Input input = load_input(options.input, parse_overrides(options), registry);
-    if (options.dry_run) {
-      KokkosSession kokkos(options.kokkos_args, place_on_node(world));
-      print_dry_run(out, input, world);
-      const DeviceInfo device = describe_device();
-      const Runner runner(world, device, {});
-      for (const auto& run : input.runs)
-        runner.check_memory(run);
-      out << "every point fits the device's free memory\n";
-      return static_cast<int>(ExitCode::ok);
-    }
-    const std::string report_path =
-        world.broadcast(options.report_path.empty() ? default_report_path(input, options.format)
-                                                    : options.report_path);
-    root_check(world, [&] {
-      check_writable_path(report_path, "--report");
-      std::error_code ec;
-      if (std::filesystem::equivalent(report_path, options.input, ec)) {
-        throw InputError("--report " + quoted(report_path) +
-                         ": is the input file itself, which the report would replace");
-      }
-    });
-
+    const RunCommand command(options, registry, world, out, command_line);
+    if (options.dry_run) return command.dry_run();
+    const std::string report_path = command.agree_on_report_path();
     interrupt::install();
     const NodePlacement placement = place_on_node(world);
     KokkosSession kokkos(options.kokkos_args, placement);
-    // Everything holding Kokkos memory lives in this scope, inside the Kokkos session.
-    {
-      const DeviceInfo device = describe_device();
-      print_header(out, world, device, placement, input);
-      const Runner probe_runner(world, device, {});
-      for (const auto& run : input.runs)
-        probe_runner.check_memory(run);
-
-      const std::int64_t probe_elements =
-          options.ceiling_elements >= 0
-              ? options.ceiling_elements
-              : static_cast<std::int64_t>(world.min(
-                    static_cast<double>(default_ceiling_elements(device, free_device_bytes()))));
-      const Ceilings ceilings =
-          measure_ceilings(registry, probe_runner, probe_elements, world.size());
-      print_ceilings(out, ceilings);
-
-      const Runner runner(world, device, ceilings.by_kind());
-      std::vector<RunResult> results;
-      for (const auto& run : input.runs) {
-        print_run_heading(out, run);
-        try {
-          results.push_back(runner.run(run, [&](const std::vector<VariantResult>& point) {
-            print_point(out, run, point);
-            // A file or pipe buffers stdout in blocks: each point's rows go out when printed,
-            // so that a run killed later keeps what it showed.
-            out.flush();
-          }));
-        } catch (const std::exception& e) {
-          progress::clear();
-          // A rank cannot leave the others waiting in a collective: with several ranks a
-          // failure ends the job. Alone, the failure is recorded and the next run goes on.
-          if (world.size() > 1) {
-            std::cerr << "kmini: rank " << world.rank() << ": " << run.label()
-                      << " failed: " << e.what() << std::endl;
-            MPI_Abort(world.handle(), static_cast<int>(ExitCode::runtime_failure));
-          }
-          RunResult failed;
-          failed.spec = &run;
-          failed.error = e.what();
-          results.push_back(failed);
-          out << "  error: " << e.what() << "\n\n";
-        }
-        out.flush();
-        if (results.back().interrupted != 0) {
-          out << "  stopped by " << interrupt::name(results.back().interrupted)
-              << ": the report holds what finished\n\n";
-          break;
-        }
-      }
-
-      Summary summary = summarize(results);
-      summary.probe_failed = ceilings.measured && !ceilings.validated();
-      const std::vector<Headline> headlines = find_headlines(results, input.reference);
-      if (input.reference) {
-        summary.reference_device = input.reference->device;
-        summary.rating = rating_of(headlines);
-      }
-      summary.overrides = options.overrides;
-      Tree report = Tree::map();
-      report["kmini_report"] = 1;
-      report["meta"] = meta_section(world, device, placement, command_line, input);
-      report["ceilings"] = ceilings.to_tree();
-      Tree runs = Tree::list();
-      for (const auto& r : results)
-        runs.push_back(run_section(r));
-      report["runs"] = runs;
-      report["summary"] = summary.to_tree();
-      report["summary"]["runs"] = headlines_tree(headlines);
-      if (input.reference && !input.reference->note.empty()) {
-        report["summary"]["rating"]["reference_note"] = input.reference->note;
-      }
-      const auto produce = [&](std::ostream& file) {
-        if (options.format == ReportFormat::json) {
-          write_json(report, file);
-        } else {
-          write_yaml(report, file);
-        }
-      };
-      std::string written = report_path;
-      if (world.is_root()) written = write_report_somewhere(report_path, produce);
-      print_headlines(out, headlines, summary.reference_device);
-      out << summary.line() << "\n"
-          << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
-      if (written != report_path) return static_cast<int>(ExitCode::runtime_failure);
-      // An input that asks only for variants that cannot run here is the input's fault.
-      bool refused = false;
-      for (const auto& r : results) {
-        const std::string problem = nothing_applicable(r);
-        if (problem.empty()) continue;
-        if (world.is_root()) std::cerr << "kmini: error: " << problem << std::endl;
-        refused = true;
-      }
-      if (refused && summary.interrupted == 0 && summary.run_errors == 0)
-        return static_cast<int>(ExitCode::bad_input);
-      return exit_status(summary);
-    }
+    return command.measure_and_report(placement, report_path);
   } catch (const InputError& e) {
     if (world.is_root()) std::cerr << "kmini: error: " << e.what() << std::endl;
     return static_cast<int>(ExitCode::bad_input);

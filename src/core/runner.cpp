@@ -10,6 +10,7 @@
 #include "core/comm.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/host_backends.hpp"
 #include "core/interrupt.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
@@ -31,8 +32,8 @@ double quantity_of(const Work& work, FigureOfMerit::Quantity quantity) {
   return 0.0;
 }
 
-bool same_work(const Work& a, const Work& b) {
-  return a.bytes == b.bytes && a.flops == b.flops && a.items == b.items;
+bool same_counts(const Counts& a, const Counts& b) {
+  return a.unit_bytes == b.unit_bytes && a.flops == b.flops && a.items == b.items;
 }
 
 Work sum_over_ranks(const Comm& comm, const Work& local) {
@@ -52,7 +53,7 @@ Validation combine_over_ranks(const Comm& comm, Validation local) {
 void add_speedups(std::vector<VariantResult>& results) {
   const VariantResult* baseline = nullptr;
   for (const auto& r : results) {
-    if (r.variant->baseline && r.not_applicable.empty()) baseline = &r;
+    if (r.variant->traits.baseline && r.not_applicable.empty()) baseline = &r;
   }
   if (baseline == nullptr || baseline->time.median <= 0.0) return;
   for (auto& r : results) {
@@ -95,7 +96,7 @@ std::string nothing_applicable(const RunResult& run) {
   return text;
 }
 
-Runner::Runner(const Comm& comm, const DeviceInfo& device, std::map<std::string, double> ceilings)
+Runner::Runner(const Comm& comm, const DeviceInfo& device, std::map<Ceiling, double> ceilings)
     : comm_(comm), device_(device), ceilings_(std::move(ceilings)) {}
 
 void Runner::check_memory(const RunSpec& run) const {
@@ -133,7 +134,8 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
                                   const Params& params) const {
   VariantResult result;
   result.variant = &variant;
-  result.not_applicable = problem.not_applicable(variant);
+  result.not_applicable = missing_backend(variant.traits.backend);
+  if (result.not_applicable.empty()) result.not_applicable = problem.not_applicable(variant);
   if (!result.not_applicable.empty()) return result;
   const auto repetitions = params.integer(kRepetitionsKey);
   const auto warmup = params.integer(kWarmupKey);
@@ -147,24 +149,24 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
   }
   Kokkos::fence();
 
-  Work local_work;
+  Counts local_counts;
   for (std::int64_t i = 0; i < repetitions; ++i) {
     progress::set_stage(variant.name + ", repetition " + std::to_string(i + 1) + " of " +
                         std::to_string(repetitions));
     comm_.barrier();
     const auto start = std::chrono::steady_clock::now();
-    const Work work = problem.run(variant);
+    const Counts counts = problem.run(variant);
     Kokkos::fence();
     const auto stop = std::chrono::steady_clock::now();
-    if (i > 0 && !same_work(work, local_work)) {
+    if (i > 0 && !same_counts(counts, local_counts)) {
       throw std::logic_error(app.name + "/" + variant.name +
                              ": repetitions reported different work");
     }
-    local_work = work;
+    local_counts = counts;
     result.seconds.push_back(comm_.max(std::chrono::duration<double>(stop - start).count()));
   }
   result.time = summarize(result.seconds);
-  result.work = sum_over_ranks(comm_, local_work);
+  result.work = sum_over_ranks(comm_, work_of(local_counts, variant));
 
   if (result.time.median > 0.0) {
     result.fom = quantity_of(result.work, app.fom.quantity) / result.time.median / app.fom.scale;
@@ -192,7 +194,7 @@ RunResult Runner::run(
   RunResult out;
   out.spec = &run;
   const RunContext context{comm_, device_};
-  const auto points = run.points();
+  const auto& points = run.points();
   progress::start_run(comm_.is_root(), run.label());
   for (std::size_t p = 0; p < points.size(); ++p) {
     if ((out.interrupted = interrupt::requested(comm_)) != 0) break;

@@ -50,9 +50,9 @@ std::string nothing_applicable(const RunResult& run);
 
 class Runner {
  public:
-  // `ceilings`: each kind's aggregate bandwidth over all ranks ("copy", "read"); a missing or
-  // zero entry means not measured.
-  Runner(const Comm& comm, const DeviceInfo& device, std::map<std::string, double> ceilings);
+  // `ceilings`: each kind's aggregate bandwidth over all ranks; a missing or zero entry means not
+  // measured.
+  Runner(const Comm& comm, const DeviceInfo& device, std::map<Ceiling, double> ceilings);
 
   // Checks that each point fits in device memory; throws InputError naming the run otherwise.
   void check_memory(const RunSpec& run) const;
@@ -68,7 +68,7 @@ class Runner {
  private:
   const Comm& comm_;
   const DeviceInfo& device_;
-  std::map<std::string, double> ceilings_;
+  std::map<Ceiling, double> ceilings_;
 };
 
 // The swept parameters' values at a point of `run`.

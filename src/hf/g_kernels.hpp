@@ -21,7 +21,7 @@
 #include "hf/fock_roles.hpp"
 #include "hf/quartet_screen.hpp"
 #include "hf/shell_pairs.hpp"
-#include "reduce/atomics.hpp"
+#include "reducers/atomics.hpp"
 
 namespace kmini::hf {
 

@@ -1,7 +1,6 @@
 #include "hf/hf_app.hpp"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -14,8 +13,6 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/comm.hpp"
-#include "core/host_backends.hpp"
-#include "core/registry.hpp"
 #include "core/text.hpp"
 #include "hf/atomic_guess.hpp"
 #include "hf/auto_update.hpp"
@@ -36,67 +33,50 @@ namespace {
 // Every variant's energy agrees with the first one's to this, in hartree (the 1e-10 Eh).
 constexpr double kVariantAgreement = 1e-10;
 
-std::string nothing_missing() {
-  return "";
-}
+// The update G is built with; none for the meta-variant auto, which chooses one per class
+// (hf/auto_update.hpp).
+using GBuildChoice = std::optional<GUpdate>;
 
-struct HfVariant {
-  const char* name;
-  const char* doc;
-  bool baseline;
-  GUpdate update;  // unused by auto, which chooses per class (hf/auto_update.hpp)
-  std::string (*missing_backend)();
-};
-
-const std::array<HfVariant, 6>& variant_table() {
-  static const std::array<HfVariant, 6> rows{{
+const VariantTable<GBuildChoice>& variant_table() {
+  static const VariantTable<GBuildChoice> rows{
       {"atomic",
        "the seed's naive GPU version: the threads that compute a shell quartet's integrals add "
        "its contributions to the six G blocks it touches with plain atomics",
-       false, GUpdate::atomic, nothing_missing},
+       0.0, on_device(), GUpdate::atomic},
       {"warp_aggregated",
        "atomic with the reducers' warp-aggregated atomics: lanes adding to the same G element "
        "are combined first (seed 000 pattern (1))",
-       false, GUpdate::warp_aggregated, nothing_missing},
+       0.0, on_device(), GUpdate::warp_aggregated},
       {"kernel_split",
        "seed 001's method: kernel 1 writes a batch of quartets' integrals to device memory, "
        "kernel 2 gives each G block to one thread, which gathers its contributions; no atomics, "
        "bitwise reproducible",
-       false, GUpdate::kernel_split, nothing_missing},
+       0.0, on_device().with_buffer(), GUpdate::kernel_split},
       {"host_update",
        "integrals computed on the device into a buffer, copied to the host and added into G by "
        "the host's OpenMP threads (seed 000 patterns (3)/(4))",
-       false, GUpdate::host_update, openmp_backend_missing},
+       0.0, on_device().needing(HostBackend::openmp).with_buffer(), GUpdate::host_update},
       {"cpu",
        "everything on the host's OpenMP threads, each with a private G (seed 000 patterns "
        "(5)/(6))",
-       true, GUpdate::cpu, openmp_backend_missing},
+       0.0, on_host().needing(HostBackend::openmp).as_baseline(), GUpdate::cpu},
+      // Its trials include kernel_split, so it sizes the integral buffer too.
       {"auto",
        "the fastest update class by class, timed in the SCF's second G build (the first, "
        "from the guess, takes atomic): each class's quartets are shared out in stripes among "
        "atomic, warp_aggregated and kernel_split (and cpu on a host-only build), and each "
        "class keeps the one with the least time per quartet; metrics "
        "auto_chose_NAME_for_CLASS say which",
-       false, GUpdate::atomic, nothing_missing},
-  }};
+       0.0, on_device().as_meta().with_buffer(), std::nullopt},
+  };
   return rows;
 }
 
-bool is_auto(const VariantSpec& variant) {
-  return variant.name == "auto";
-}
-
+// The variant that builds G with `update` alone, by name: auto's metrics name its candidates so.
 const char* update_name(GUpdate update) {
-  for (const HfVariant& row : variant_table())
-    if (std::string(row.name) != "auto" && row.update == update) return row.name;
+  for (const auto& row : variant_table().rows())
+    if (row.action == update) return row.name;
   return "?";
-}
-
-std::vector<VariantSpec> variant_specs() {
-  std::vector<VariantSpec> specs;
-  for (const auto& row : variant_table())
-    specs.push_back(VariantSpec{row.name, row.doc, 0.0, row.baseline});
-  return specs;
 }
 
 std::vector<PointCharge> nuclei_of(const Molecule& molecule) {
@@ -118,7 +98,7 @@ int basis_functions(const HfSetup& setup) {
 // The SCF's matrices, its DIIS history and the incremental build's copies, the shell-block
 // density maxima, and the integral buffer where a variant that uses one is selected.
 double device_bytes(const Params& params, const Comm&) {
-  const HfSetup setup = setup_of(params);
+  const HfSetup& setup = setup_of(params);
   const double n = basis_functions(setup);
   double shells = 0.0;
   for (const Atom& atom : setup.molecule.atoms)
@@ -134,8 +114,7 @@ double device_bytes(const Params& params, const Comm&) {
       primitives += static_cast<double>(shell.exponents.size());
   bytes += primitives * (primitives + 1.0) / 2.0 * sizeof(PrimitiveProduct) +
            static_cast<double>(GBuildSettings{}.chunk_quartets) * 2.0 * sizeof(int);
-  if (selects_variant(params, "kernel_split") || selects_variant(params, "host_update") ||
-      selects_variant(params, "auto")) {
+  if (params.selects_any([](const VariantSpec& v) { return v.traits.needs_buffer; })) {
     // The buffer holds at most a batch, and at most every unscreened quartet of (pp|pp) size.
     const double unique_quartets = std::pow(n * (n + 1.0) / 2.0, 2) / 2.0;
     bytes += std::min(setup.batch_bytes, unique_quartets * sizeof(double));
@@ -146,7 +125,7 @@ double device_bytes(const Params& params, const Comm&) {
 // The quartets a G build computes are known only after screening, which needs the integrals
 // and the density themselves; the dry run says what the build's size follows from.
 WorkEstimate estimate_work(const Params& params, const Comm&, const VariantSpec&) {
-  const HfSetup setup = setup_of(params);
+  const HfSetup& setup = setup_of(params);
   return WorkEstimate{std::nullopt,
                       "a repetition is one G build from the converged density; its quartet count "
                       "is known after screening; " +
@@ -178,14 +157,10 @@ class HfCase : public Case {
       initial_density_ = superposed_atomic_densities(setup_.basis, setup_.molecule, basis_);
   }
 
-  std::string not_applicable(const VariantSpec& variant) const override {
-    return variant_table()[variant.index].missing_backend();
-  }
-
   // The variant's whole SCF, untimed by the runner (its own timings go to the metrics), so that
   // the timed repetitions are G builds from its converged density: the same work every time.
   void prepare(const VariantSpec& variant) override {
-    if (is_auto(variant))
+    if (variant.traits.meta)
       auto_ = std::make_unique<AutoUpdate>(auto_candidates(),
                                            [this](double seconds) { return comm_.max(seconds); });
     ScfSettings settings;
@@ -217,7 +192,7 @@ class HfCase : public Case {
   }
 
   // One G build from the whole converged density, compared bit for bit with the first.
-  Work run(const VariantSpec& variant) override {
+  Counts run(const VariantSpec& variant) override {
     builder_->set_threshold_scale(1.0);
     const auto start = std::chrono::steady_clock::now();
     build_g(variant, results_.at(variant.index).density, g_);
@@ -233,17 +208,16 @@ class HfCase : public Case {
         repeats_differ_ += host.data()[k] != first_g_[k];
     }
     // The figure of merit counts G builds: one per repetition, shared by the ranks.
-    Work work;
-    work.items = 1.0 / comm_.size();
-    return work;
+    Counts counts;
+    counts.items = 1.0 / comm_.size();
+    return counts;
   }
 
   Validation validate(const VariantSpec& variant) override {
     const ScfResult& r = results_.at(variant.index);
     const ScfIteration& last = r.history.back();
     const double differing = comm_.sum(static_cast<double>(repeats_differ_));
-    if (!is_auto(variant) && variant_table()[variant.index].update == GUpdate::kernel_split &&
-        differing > 0) {
+    if (variant_table().action(variant) == GUpdate::kernel_split && differing > 0) {
       return Validation::within(
           "kernel_split is deterministic: G elements differing between repeated builds", differing,
           0.0);
@@ -260,9 +234,9 @@ class HfCase : public Case {
              << format_significant(setup_.commutator_convergence, 3) << ")";
       return Validation::within(metric.str(), INFINITY, setup_.energy_convergence);
     }
-    if (setup_.has_reference) {
+    if (setup_.reference_energy) {
       return Validation::within("|energy - reference_energy| (hartree)",
-                                std::fabs(r.energy - setup_.reference_energy),
+                                std::fabs(r.energy - *setup_.reference_energy),
                                 setup_.energy_tolerance);
     }
     if (first_energy_) {
@@ -343,7 +317,7 @@ class HfCase : public Case {
            repeat_row_.class_seconds.at(k),
            "s in the last G build from the converged density (values: per SCF build)", per_build});
     }
-    if (is_auto(variant)) {
+    if (variant.traits.meta) {
       out.push_back({"auto_trial_seconds", auto_->trial_seconds(), "s, the trial G build"});
       out.push_back({"auto_trial_overhead", auto_->trial_overhead(),
                      "s the trial lost against the chosen updates on the same quartets"});
@@ -365,8 +339,7 @@ class HfCase : public Case {
       }
     }
     // The integral buffer, where the variant uses one (auto's trials of kernel_split do).
-    const GUpdate update = variant_table()[variant.index].update;
-    if (is_auto(variant) || update == GUpdate::kernel_split || update == GUpdate::host_update)
+    if (variant.traits.needs_buffer)
       out.push_back({"batch_megabytes", builder_->batch_capacity() * 8.0 / 1048576.0, "MiB"});
     return out;
   }
@@ -375,10 +348,10 @@ class HfCase : public Case {
   // G from `density` by the variant's update, summed over ranks.
   void build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& density,
                const Matrix<DeviceMemory>& g) {
-    if (is_auto(variant)) {
-      auto_->build(*builder_, density, g);
+    if (const GBuildChoice update = variant_table().action(variant)) {
+      builder_->build(*update, density, g);
     } else {
-      builder_->build(variant_table()[variant.index].update, density, g);
+      auto_->build(*builder_, density, g);
     }
     if (comm_.size() > 1) {
       auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g);
@@ -427,12 +400,12 @@ AppSpec app_spec() {
       "restricted Hartree-Fock in s/p Gaussian basis sets (STO-3G, 6-31G shipped); its cost is "
       "the ERI-driven G-matrix build, with the seeds' update variants side by side";
   app.params = hf_params();
-  app.variants = variant_specs();
+  app.variants = variant_table().specs();
   app.byte_model = "none: the G build is bound by integral arithmetic and atomics, not bandwidth";
   // G builds per second for the fixed input: a faster answer scores higher, whatever screening
   // skips (a quartet rate would rise with quartets computed needlessly).
   app.fom = FigureOfMerit{"G-build rate", "builds/s", FigureOfMerit::Quantity::items, 1.0};
-  app.ceiling = "copy";
+  app.ceiling = Ceiling::copy;
   // A repetition is one G build from the converged density; the SCF before them warms up.
   app.default_variants = {"auto"};
   app.default_repetitions = 3;

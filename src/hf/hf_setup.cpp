@@ -1,5 +1,6 @@
 #include "hf/hf_setup.hpp"
 
+#include "core/choice.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "hf/cartesian.hpp"
@@ -8,11 +9,31 @@
 
 namespace kmini::hf {
 
+namespace {
+
+// The app's words and the values they stand for.
+struct HfChoices {
+  Choice<Units> units{"units", {{"angstrom", Units::angstrom}, {"bohr", Units::bohr}}};
+  Choice<Guess> guess{"guess", {{"sad", Guess::sad}, {"core", Guess::core}}};
+  Choice<Screening> screening{"screening",
+                              {{"schwarz", Screening::schwarz}, {"density", Screening::density}}};
+  Choice<FockBuild> fock_build{
+      "fock_build", {{"full", FockBuild::full}, {"incremental", FockBuild::incremental}}};
+};
+
+const HfChoices& choices() {
+  static const HfChoices words;
+  return words;
+}
+
+}  // namespace
+
 std::vector<std::string> shipped_basis_sets() {
   return {"sto-3g", "6-31g"};
 }
 
 std::vector<ParamSpec> hf_params() {
+  const HfChoices& words = choices();
   return {
       ParamSpec::path("molecule",
                       "the molecule, an xyz file (this or atoms); relative paths are resolved "
@@ -26,19 +47,19 @@ std::vector<ParamSpec> hf_params() {
           .sweepable(),
       ParamSpec::integer("charge", 0,
                          "the molecule's total charge; the electron count must be even"),
-      ParamSpec::choice("units", "angstrom", {"angstrom", "bohr"},
-                        "the units of the xyz file's coordinates"),
-      ParamSpec::choice("guess", "sad", {"sad", "core"},
+      words.units.param(Units::angstrom, "the units of the xyz file's coordinates"),
+      words.guess.param(Guess::sad,
                         "the SCF's starting density: sad, the superposition of the atoms' own "
                         "densities (each element's spherically averaged SCF), or core, the core "
                         "Hamiltonian's orbitals (the seeds' guess; it fails to converge for large "
                         "clusters in 6-31G)"),
-      ParamSpec::choice("screening", "density", {"schwarz", "density"},
-                        "which quartets a G build skips: schwarz, those whose Schwarz bound "
-                        "Q_ab Q_cd is below screening_threshold; density, those whose Q_ab Q_cd "
-                        "times the largest density element the quartet couples (max |D| over "
-                        "its shell blocks ab, cd, ac, bd, ad, bc) is below it, taken afresh from "
-                        "each build's density")
+      words.screening
+          .param(Screening::density,
+                 "which quartets a G build skips: schwarz, those whose Schwarz bound "
+                 "Q_ab Q_cd is below screening_threshold; density, those whose Q_ab Q_cd "
+                 "times the largest density element the quartet couples (max |D| over "
+                 "its shell blocks ab, cd, ac, bd, ad, bc) is below it, taken afresh from "
+                 "each build's density")
           .sweepable(),
       ParamSpec::real("screening_threshold", 1e-12,
                       "the bound below which a quartet is skipped (see screening). With density "
@@ -54,14 +75,15 @@ std::vector<ParamSpec> hf_params() {
                          "largest density element it couples, with density screening): the "
                          "pairs' products are ordered by bound, so the contraction loops stop "
                          "early"),
-      ParamSpec::choice("fock_build", "incremental", {"full", "incremental"},
-                        "full: every SCF iteration builds G from its whole density; incremental: "
-                        "G(D_n) = G(D_n-1) + G(D_n - D_n-1), the change screened on its own "
-                        "(with screening: density, ever fewer quartets as the SCF converges): "
-                        "looser while it is 1e-3 of the density or more (by its relative size, "
-                        "at most 100 times the threshold and never looser than 1e-10), then "
-                        "after a full build tighter, by its relative size; and a full build "
-                        "every full_rebuild_every iterations after the last")
+      words.fock_build
+          .param(FockBuild::incremental,
+                 "full: every SCF iteration builds G from its whole density; incremental: "
+                 "G(D_n) = G(D_n-1) + G(D_n - D_n-1), the change screened on its own "
+                 "(with screening: density, ever fewer quartets as the SCF converges): "
+                 "looser while it is 1e-3 of the density or more (by its relative size, "
+                 "at most 100 times the threshold and never looser than 1e-10), then "
+                 "after a full build tighter, by its relative size; and a full build "
+                 "every full_rebuild_every iterations after the last")
           .sweepable(),
       ParamSpec::integer("full_rebuild_every", 8,
                          "incremental builds: G is built from the whole density this many "
@@ -92,7 +114,9 @@ std::vector<ParamSpec> hf_params() {
   };
 }
 
-HfSetup setup_of(const Params& params) {
+namespace {
+
+HfSetup read_setup(const Params& params) {
   const bool inline_atoms = params.given("atoms");
   const char* molecule_key = inline_atoms ? "atoms" : "molecule";
   if (inline_atoms && params.has("molecule"))
@@ -102,7 +126,7 @@ HfSetup setup_of(const Params& params) {
                   "the hf app needs a molecule: an xyz file (molecule) or 'Symbol x y z' items "
                   "(atoms)");
   HfSetup setup;
-  const Units units = params.string("units") == "bohr" ? Units::bohr : Units::angstrom;
+  const Units units = choices().units.of(params);
   try {
     setup.molecule = inline_atoms ? molecule_from_atoms(params.strings("atoms"), units)
                                   : read_xyz(params.string("molecule"), units);
@@ -143,26 +167,29 @@ HfSetup setup_of(const Params& params) {
                                " functions on this molecule, too few for its " +
                                std::to_string(setup.molecule.electrons() / 2) +
                                " doubly occupied orbitals");
-  setup.guess = params.string("guess") == "core" ? Guess::core : Guess::sad;
+  setup.guess = choices().guess.of(params);
   setup.max_iterations = static_cast<int>(params.integer("max_iterations"));
   setup.energy_convergence = params.real("convergence");
   setup.commutator_convergence = params.real("commutator_convergence");
-  setup.screening =
-      params.string("screening") == "schwarz" ? Screening::schwarz : Screening::density;
+  setup.screening = choices().screening.of(params);
   setup.screening_threshold = params.real("screening_threshold");
   setup.primitive_screening = params.boolean("primitive_screening");
-  setup.fock_build =
-      params.string("fock_build") == "full" ? FockBuild::full : FockBuild::incremental;
+  setup.fock_build = choices().fock_build.of(params);
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
-  setup.has_reference = params.has("reference_energy");
-  if (setup.has_reference) setup.reference_energy = params.real("reference_energy");
+  if (params.has("reference_energy")) setup.reference_energy = params.real("reference_energy");
   setup.energy_tolerance = params.real("energy_tolerance");
   return setup;
 }
 
+}  // namespace
+
+const HfSetup& setup_of(const Params& params) {
+  return params.parsed<HfSetup>(read_setup);
+}
+
 void check_hf(const Params& params) {
-  const HfSetup setup = setup_of(params);
+  const HfSetup& setup = setup_of(params);
   const MolecularBasis basis = place_basis(setup.basis, setup.molecule);
   if (basis.functions > kMostFunctionsChecked) return;  // the SCF finds it at its start
   const std::string problem = linear_dependence_problem(smallest_overlap_eigenvalue(basis));

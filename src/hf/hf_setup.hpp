@@ -3,6 +3,7 @@
 // file) is rejected here, before anything runs, naming the key that holds it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,23 +18,24 @@ namespace kmini::hf {
 
 enum class Guess { sad, core };
 
+// A point's problem as its parameters state it (setup_of): the defaults are the parameters'
+// (hf_params), and nothing here assumes one.
 struct HfSetup {
   Molecule molecule;
   BasisSet basis;
   std::string basis_file;
-  Guess guess = Guess::sad;
-  int max_iterations = 50;
-  double energy_convergence = 1e-9;
-  double commutator_convergence = 1e-6;
-  Screening screening = Screening::density;
-  double screening_threshold = 1e-12;
-  bool primitive_screening = true;
-  FockBuild fock_build = FockBuild::incremental;
-  int full_rebuild_every = 8;
-  double batch_bytes = 0.0;
-  bool has_reference = false;
-  double reference_energy = 0.0;
-  double energy_tolerance = 1e-6;
+  Guess guess;
+  int max_iterations;
+  double energy_convergence;
+  double commutator_convergence;
+  Screening screening;
+  double screening_threshold;
+  bool primitive_screening;
+  FockBuild fock_build;
+  int full_rebuild_every;
+  double batch_bytes;
+  std::optional<double> reference_energy;
+  double energy_tolerance;
 };
 
 std::vector<ParamSpec> hf_params();
@@ -41,8 +43,9 @@ std::vector<ParamSpec> hf_params();
 // The basis sets kmini ships, by name (inputs/basis/NAME.gbs).
 std::vector<std::string> shipped_basis_sets();
 
-// Reads and checks the molecule and the basis; throws InputError through Params::reject.
-HfSetup setup_of(const Params& params);
+// The point's problem: the molecule and the basis read and checked, once per point
+// (Params::parsed); throws InputError through Params::reject.
+const HfSetup& setup_of(const Params& params);
 
 void check_hf(const Params& params);
 

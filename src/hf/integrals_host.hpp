@@ -6,23 +6,11 @@
 // (ab|cd) at ((i * nb + j) * nc + k) * nd + l. Chemists' notation for the ERIs. Atomic units.
 #pragma once
 
-#include <array>
 #include <vector>
 
+#include "hf/gaussian_shell.hpp"
+
 namespace kmini::hf {
-
-// One contracted shell at a centre, with the file's (unnormalised) contraction coefficients.
-struct GaussianShell {
-  int l = 0;  // 0 (s) or 1 (p)
-  std::array<double, 3> center{};
-  std::vector<double> exponents;
-  std::vector<double> coefficients;
-};
-
-struct PointCharge {
-  double charge = 0.0;
-  std::array<double, 3> center{};
-};
 
 // The Boys function F_m(T) as the kernels evaluate it (tabulated Taylor steps and recursions).
 double boys_function(int m, double t);

@@ -8,7 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "hf/boys.hpp"
-#include "hf/integrals_host.hpp"
+#include "hf/gaussian_shell.hpp"
 #include "hf/molecular_basis.hpp"
 
 namespace kmini::hf {

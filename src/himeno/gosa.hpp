@@ -2,7 +2,7 @@
 // binds its sink once per team (or once, with NoTeam, where it has no teams) and calls the bound
 // sink once per point. Every thread of a team calls it the same number of times, with `valid`
 // false where it has no point (block aggregation relies on that; see
-// reduce/block_aggregation.hpp).
+// reducers/block_aggregation.hpp).
 //
 // The original accumulates gosa in float, serially; its rounding then depends on the order, and
 // at size L a float sum of 3e7 terms loses several digits. kmini keeps each term as the original
@@ -12,8 +12,8 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "reduce/atomics.hpp"
-#include "reduce/block_aggregation.hpp"
+#include "reducers/atomics.hpp"
+#include "reducers/block_aggregation.hpp"
 
 namespace kmini::himeno {
 
@@ -39,7 +39,7 @@ struct TreeGosa : BindsToItself<TreeGosa> {
   }
 };
 
-// One atomic per point into one device scalar, aggregated or not (reduce/atomics.hpp):
+// One atomic per point into one device scalar, aggregated or not (reducers/atomics.hpp):
 // pattern (2) with PlainAtomic, pattern (1) with WarpMatchAtomic.
 template <class Method, class MemorySpace>
 struct AtomicGosa : BindsToItself<AtomicGosa<Method, MemorySpace>> {

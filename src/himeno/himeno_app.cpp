@@ -1,7 +1,6 @@
 #include "himeno/himeno_app.hpp"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -11,11 +10,12 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/choice.hpp"
 #include "core/comm.hpp"
 #include "core/device.hpp"
 #include "core/host_backends.hpp"
 #include "core/launcher.hpp"
-#include "core/registry.hpp"
+#include "core/precision.hpp"
 #include "himeno/device_mpi.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/reference.hpp"
@@ -33,60 +33,99 @@ constexpr double kFullReplayBudget = 1.0e9;
 
 using Device = Kokkos::DefaultExecutionSpace;
 
-// The variant table: `kmini list`, the runner and the report read these rows.
+// How a variant makes its solver: the gosa reduction and the arrays' execution space.
 template <class T>
-struct HimenoVariant {
-  const char* name;
-  const char* doc;
-  bool baseline;
-  bool on_device;   // its arrays live in the default execution space's memory
-  bool needs_team;  // not applicable to the mdrange sweep
-  std::string (*missing_backend)();
+struct HimenoSolver {
   std::unique_ptr<Solver<T>> (*make)(const SolverSetup&);
+  bool needs_team = false;  // not applicable to the mdrange sweep
 };
 
-std::string nothing_missing() {
-  return "";
-}
-
+// Weight 1: every variant moves the byte model's arrays.
 template <class T>
-const std::array<HimenoVariant<T>, 8>& variant_table() {
+const VariantTable<HimenoSolver<T>>& variant_table() {
   using reduce::PlainAtomic;
   using reduce::WarpMatchAtomic;
-  static const std::array<HimenoVariant<T>, 8> rows{{
-      {"kokkos_reduce", "gosa by parallel_reduce over the sweep (a tree)", false, true, false,
-       nothing_missing, make_solver<T, Device, TreeReduction<T, Device>>},
-      {"plain_atomic", "one atomic_add per point into gosa: pattern (2)", false, true, false,
-       nothing_missing,
-       make_solver<T, Device,
-                   AtomicReduction<T, Device, AtomicGosa<PlainAtomic, Device::memory_space>>>},
-      {"warp_aggregated", "one warp-aggregated atomic per point (match): pattern (1)", false, true,
-       false, nothing_missing,
-       make_solver<T, Device,
-                   AtomicReduction<T, Device, AtomicGosa<WarpMatchAtomic, Device::memory_space>>>},
+  static const VariantTable<HimenoSolver<T>> rows{
+      {"kokkos_reduce",
+       "gosa by parallel_reduce over the sweep (a tree)",
+       1.0,
+       on_device(),
+       {make_solver<T, Device, TreeReduction<T, Device>>}},
+      {"plain_atomic",
+       "one atomic_add per point into gosa: pattern (2)",
+       1.0,
+       on_device(),
+       {make_solver<T, Device,
+                    AtomicReduction<T, Device, AtomicGosa<PlainAtomic, Device::memory_space>>>}},
+      {"warp_aggregated",
+       "one warp-aggregated atomic per point (match): pattern (1)",
+       1.0,
+       on_device(),
+       {make_solver<
+           T, Device,
+           AtomicReduction<T, Device, AtomicGosa<WarpMatchAtomic, Device::memory_space>>>}},
       {"block_aggregated",
-       "one atomic per point and team, through team scratch (the seed's Fig. 4)", false, true, true,
-       nothing_missing, make_solver<T, Device, AtomicReduction<T, Device, BlockGosa<Device>>>},
+       "one atomic per point and team, through team scratch (the seed's Fig. 4)",
+       1.0,
+       on_device(),
+       {make_solver<T, Device, AtomicReduction<T, Device, BlockGosa<Device>>>, true}},
       {"host_serial",
        "each point's ss^2 to a device buffer, copied to the host and summed by one thread: "
        "pattern (3)",
-       false, true, false, serial_backend_missing,
-       make_solver<T, Device, BufferedReduction<T, Device, SerialSpace>>},
-      {"host_openmp", "the same, summed by the host's OpenMP threads: pattern (4)", false, true,
-       false, openmp_backend_missing,
-       make_solver<T, Device, BufferedReduction<T, Device, OpenMPSpace>>},
+       1.0,
+       on_device().needing(HostBackend::serial).with_buffer(),
+       {make_solver<T, Device, BufferedReduction<T, Device, SerialSpace>>}},
+      {"host_openmp",
+       "the same, summed by the host's OpenMP threads: pattern (4)",
+       1.0,
+       on_device().needing(HostBackend::openmp).with_buffer(),
+       {make_solver<T, Device, BufferedReduction<T, Device, OpenMPSpace>>}},
       {"cpu_serial",
-       "the whole iteration on the host, one thread, the original's loops: pattern (5)", true,
-       false, false, serial_backend_missing,
-       make_solver<T, SerialSpace, HostLoops<T, SerialSpace>>},
-      {"cpu_openmp", "the whole iteration on the host's OpenMP threads (i, j shared): pattern (6)",
-       false, false, false, openmp_backend_missing,
-       make_solver<T, OpenMPSpace, HostLoops<T, OpenMPSpace>>},
-  }};
+       "the whole iteration on the host, one thread, the original's loops: pattern (5)",
+       1.0,
+       on_host().needing(HostBackend::serial).as_baseline(),
+       {make_solver<T, SerialSpace, HostLoops<T, SerialSpace>>}},
+      {"cpu_openmp",
+       "the whole iteration on the host's OpenMP threads (i, j shared): pattern (6)",
+       1.0,
+       on_host().needing(HostBackend::openmp),
+       {make_solver<T, OpenMPSpace, HostLoops<T, OpenMPSpace>>}},
+  };
   return rows;
 }
 
 // ---- parameters -----------------------------------------------------------------------------
+
+enum class Update { copy_back, swap };
+enum class HaloTiming { overlapped, after_sweep };
+// How much of the run the serial reference replays.
+enum class Replay { automatic, full, first };
+
+// The app's words and the values they stand for.
+struct HimenoChoices {
+  Choice<SweepKind> sweep{"sweep",
+                          {{"packed", SweepKind::packed},
+                           {"shared", SweepKind::shared},
+                           {"marching", SweepKind::marching},
+                           {"mdrange", SweepKind::mdrange}}};
+  Choice<Update> update{"update", {{"copy_back", Update::copy_back}, {"swap", Update::swap}}};
+  Choice<HaloTiming> halo_exchange{
+      "halo_exchange",
+      {{"overlapped", HaloTiming::overlapped}, {"after_sweep", HaloTiming::after_sweep}}};
+  Choice<Replay> validate{
+      "validate", {{"auto", Replay::automatic}, {"full", Replay::full}, {"first", Replay::first}}};
+  Choice<InitialState> initial{
+      "initial", {{"original", InitialState::original}, {"random", InitialState::random}}};
+};
+
+const HimenoChoices& choices() {
+  static const HimenoChoices words;
+  return words;
+}
+
+bool swaps(const Params& params) {
+  return choices().update.of(params) == Update::swap;
+}
 
 GlobalGrid grid_of(const Params& params) {
   if (params.has("grid")) {
@@ -111,12 +150,7 @@ Extents dims_of(const Params& params, const GlobalGrid& grid, int ranks) {
 
 SweepChoice sweep_of(const Params& params) {
   SweepChoice choice;
-  const std::string& sweep = params.string("sweep");
-  const std::map<std::string, SweepKind> kinds{{"packed", SweepKind::packed},
-                                               {"shared", SweepKind::shared},
-                                               {"marching", SweepKind::marching},
-                                               {"mdrange", SweepKind::mdrange}};
-  choice.kind = kinds.at(sweep);
+  choice.kind = choices().sweep.of(params);
   const auto& tile = params.integers("mdrange_tile");
   choice.mdrange_tile = {tile[0], tile[1], tile[2]};
   const auto& block = params.integers("marching_block");
@@ -130,10 +164,6 @@ SweepChoice sweep_of(const Params& params) {
   return choice;
 }
 
-std::size_t element_bytes(const Params& params) {
-  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
-}
-
 // Arrays of the working precision moved per interior point and iteration (the byte model): the
 // sweep reads the 12 coefficient arrays and p and writes wrk2 (p's 19 points count once: its
 // neighbours come from cache); the copy-back reads wrk2 and writes p.
@@ -142,11 +172,11 @@ double arrays_per_point(bool swap) {
 }
 
 // `iterations` sweeps over this rank's `owned_points` interior points: 34 flop each.
-Work sweep_work(double owned_points, std::int64_t iterations, bool swap,
-                std::size_t element_bytes) {
+Counts sweep_counts(double owned_points, std::int64_t iterations, bool swap,
+                    std::size_t element_bytes) {
   const double points = owned_points * static_cast<double>(iterations);
-  return Work{points * arrays_per_point(swap) * static_cast<double>(element_bytes), 34.0 * points,
-              points};
+  return Counts{points * arrays_per_point(swap) * static_cast<double>(element_bytes), 34.0 * points,
+                points};
 }
 
 void check(const Params& params) {
@@ -202,16 +232,14 @@ double device_bytes(const Params& params, const Comm& comm) {
     if (!why.empty()) params.reject("gpu_aware_mpi", why);
   }
   const Decomposition d = decompose(grid, dims, comm.rank());
-  bool on_device = false;
-  for (const auto& row : variant_table<float>())
-    on_device = on_device || (row.on_device && selects_variant(params, row.name));
-  if (!on_device) return 0.0;
+  if (!params.selects_any([](const VariantSpec& v) { return v.traits.side == Side::device; }))
+    return 0.0;
   const Extents local = d.local_dims();
   const bool single = element_bytes(params) == sizeof(float);
   double bytes = single ? Fields<float, Kokkos::HostSpace>::bytes(local)
                         : Fields<double, Kokkos::HostSpace>::bytes(local);
   const double element = static_cast<double>(element_bytes(params));
-  if (selects_variant(params, "host_serial") || selects_variant(params, "host_openmp")) {
+  if (params.selects_any([](const VariantSpec& v) { return v.traits.needs_buffer; })) {
     bytes += element * d.owned_points();
   }
   return bytes;
@@ -220,10 +248,8 @@ double device_bytes(const Params& params, const Comm& comm) {
 // The cpu variants' arrays, on the host. One variant's arrays are held at a time, so where the
 // device's memory is the host's they need only what exceeds the device variants' (device_bytes).
 double host_bytes(const Params& params, const Comm& comm) {
-  bool on_host = false;
-  for (const auto& row : variant_table<float>())
-    on_host = on_host || (!row.on_device && selects_variant(params, row.name));
-  if (!on_host) return 0.0;
+  if (!params.selects_any([](const VariantSpec& v) { return v.traits.side == Side::host; }))
+    return 0.0;
   const GlobalGrid grid = grid_of(params);
   const Extents local =
       decompose(grid, dims_of(params, grid, comm.size()), comm.rank()).local_dims();
@@ -246,8 +272,8 @@ WorkEstimate estimate_work(const Params& params, const Comm& comm, const Variant
   }
   const GlobalGrid grid = grid_of(params);
   const Decomposition d = decompose(grid, dims_of(params, grid, comm.size()), comm.rank());
-  return WorkEstimate{sweep_work(d.owned_points(), params.integer("iterations"),
-                                 params.string("update") == "swap", element_bytes(params)),
+  return WorkEstimate{sweep_counts(d.owned_points(), params.integer("iterations"), swaps(params),
+                                   element_bytes(params)),
                       ""};
 }
 
@@ -264,33 +290,31 @@ class HimenoCase final : public Case {
         fixed_iterations_(params.has("iterations") ? params.integer("iterations") : 0),
         target_seconds_(params.real("target_seconds")),
         timed_repetitions_(params.integer("repetitions") + params.integer("warmup")),
-        validate_(params.string("validate")) {
+        replay_(choices().validate.of(params)) {
     setup_.grid = grid_;
     setup_.decomposition = decompose(grid_, dims_of(params, grid_, comm_.size()), comm_.rank());
-    setup_.initial.state =
-        params.string("initial") == "random" ? InitialState::random : InitialState::original;
+    setup_.initial.state = choices().initial.of(params);
     setup_.initial.seed = static_cast<std::uint64_t>(params.integer("seed"));
     setup_.initial.imax = grid_.points(0);
     setup_.omega = kOmega;
     setup_.sweep = sweep_of(params);
-    setup_.swap = params.string("update") == "swap";
+    setup_.swap = swaps(params);
     setup_.device_pointers = params.boolean("gpu_aware_mpi");
-    setup_.overlap_halo = params.string("halo_exchange") == "overlapped";
+    setup_.overlap_halo = choices().halo_exchange.of(params) == HaloTiming::overlapped;
     setup_.comm = comm_.handle();
   }
 
   std::string not_applicable(const VariantSpec& variant) const override {
-    const auto& row = variant_table<T>()[variant.index];
-    if (row.needs_team && setup_.sweep.kind == SweepKind::mdrange) {
+    if (variant_table<T>().action(variant).needs_team && setup_.sweep.kind == SweepKind::mdrange) {
       return "block aggregation works within a team, and the mdrange sweep has no teams; use "
              "sweep: packed, shared or marching";
     }
-    return row.missing_backend();
+    return "";
   }
 
   void prepare(const VariantSpec& variant) override {
     solver_.reset();  // one variant's arrays at a time
-    solver_ = variant_table<T>()[variant.index].make(setup_);
+    solver_ = variant_table<T>().action(variant).make(setup_);
     solver_->initialize(true);
     comm_.barrier();
     const auto start = std::chrono::steady_clock::now();
@@ -306,8 +330,8 @@ class HimenoCase final : public Case {
                                             target_seconds_ / (rehearsal / kRehearsalIterations)));
     const std::int64_t total =
         (fixed_iterations_ > 0 ? 0 : kRehearsalIterations) + timed_repetitions_ * per_run_;
-    mode_ = validate_ == "full" ||
-                    (validate_ == "auto" &&
+    mode_ = replay_ == Replay::full ||
+                    (replay_ == Replay::automatic &&
                      grid_.interior_points() * static_cast<double>(total) <= kFullReplayBudget)
                 ? ValidationMode::full
                 : ValidationMode::first;
@@ -323,10 +347,10 @@ class HimenoCase final : public Case {
     }
   }
 
-  Work run(const VariantSpec&) override {
+  Counts run(const VariantSpec&) override {
     gosa_ = solver_->iterate(per_run_);
     done_ += per_run_;
-    return sweep_work(setup_.decomposition.owned_points(), per_run_, setup_.swap, sizeof(T));
+    return sweep_counts(setup_.decomposition.owned_points(), per_run_, setup_.swap, sizeof(T));
   }
 
   Validation validate(const VariantSpec&) override {
@@ -418,7 +442,7 @@ class HimenoCase final : public Case {
   std::int64_t fixed_iterations_;
   double target_seconds_;
   std::int64_t timed_repetitions_;
-  std::string validate_;
+  Replay replay_;
   SolverSetup setup_;
 
   std::unique_ptr<Solver<T>> solver_;
@@ -434,16 +458,10 @@ class HimenoCase final : public Case {
   std::map<std::int64_t, ReferenceResult<T>> references_;
 };
 
-std::vector<VariantSpec> variant_specs() {
-  std::vector<VariantSpec> specs;
-  for (const auto& row : variant_table<float>())
-    specs.push_back(VariantSpec{row.name, row.doc, 0.0, row.baseline});
-  return specs;
-}
-
 }  // namespace
 
 AppSpec app_spec() {
+  const HimenoChoices& words = choices();
   AppSpec app;
   app.name = "himeno";
   app.doc =
@@ -468,20 +486,21 @@ AppSpec app_spec() {
                       "the original's measurement: iterations that fill this many seconds, "
                       "as estimated from the rehearsal")
           .range(1.0e-6, 1.0e6),
-      ParamSpec::choice("precision", "float", {"float", "double"},
-                        "working precision (the original's is float); gosa sums in double")
+      precision_param(Precision::float32,
+                      "working precision (the original's is float); gosa sums in double"),
+      words.sweep
+          .param(SweepKind::packed,
+                 "packed: a thread per 16 bytes of consecutive k points (4 floats, 2 "
+                 "doubles) with vector loads, teams of tj x tk threads on one plane, p "
+                 "through the cache; shared: teams of tj x tk threads marching along i, "
+                 "p's planes staged in team scratch; marching: the same reading p through "
+                 "the cache; mdrange: one point per MDRangePolicy index. The cpu_* "
+                 "variants use the original's loops")
           .sweepable(),
-      ParamSpec::choice("sweep", "packed", {"packed", "shared", "marching", "mdrange"},
-                        "packed: a thread per 16 bytes of consecutive k points (4 floats, 2 "
-                        "doubles) with vector loads, teams of tj x tk threads on one plane, p "
-                        "through the cache; shared: teams of tj x tk threads marching along i, "
-                        "p's planes staged in team scratch; marching: the same reading p through "
-                        "the cache; mdrange: one point per MDRangePolicy index. The cpu_* "
-                        "variants use the original's loops")
-          .sweepable(),
-      ParamSpec::choice("update", "copy_back", {"copy_back", "swap"},
-                        "copy_back: p = wrk2 after each sweep, as the original; swap: exchange "
-                        "the two arrays (wrk2 starts as a copy of p, boundary included)")
+      words.update
+          .param(Update::copy_back,
+                 "copy_back: p = wrk2 after each sweep, as the original; swap: exchange "
+                 "the two arrays (wrk2 starts as a copy of p, boundary included)")
           .sweepable(),
       ParamSpec::integer_list("mdrange_tile", {1, 4, 64},
                               "[ti, tj, tk] tile of the mdrange sweep; on CUDA the thread block, "
@@ -512,27 +531,28 @@ AppSpec app_spec() {
       ParamSpec::boolean("gpu_aware_mpi", false,
                          "hand MPI device pointers for the halo exchange (needs a CUDA-aware "
                          "MPI); false: stage halos through the host"),
-      ParamSpec::choice("halo_exchange", "overlapped", {"overlapped", "after_sweep"},
-                        "overlapped: where the ranks split i, sweep the two planes sent along i "
-                        "first and send them while the planes between are swept (on CUDA on a "
-                        "second stream; host backends take turns, and the report's "
-                        "halo_overlapped says which); after_sweep: exchange after the whole sweep")
+      words.halo_exchange
+          .param(HaloTiming::overlapped,
+                 "overlapped: where the ranks split i, sweep the two planes sent along i "
+                 "first and send them while the planes between are swept (on CUDA on a "
+                 "second stream; host backends take turns, and the report's "
+                 "halo_overlapped says which); after_sweep: exchange after the whole sweep")
           .sweepable(),
-      ParamSpec::choice("validate", "auto", {"auto", "full", "first"},
-                        "full: replay the whole run serially on the host and compare; first: "
-                        "compare the first 3 iterations; auto: full up to 1e9 point updates"),
-      ParamSpec::choice("initial", "original", {"original", "random"},
-                        "original: the original's initmt; random: hashed values in every array, "
-                        "so that every stencil term counts (for tests)"),
+      words.validate.param(Replay::automatic,
+                           "full: replay the whole run serially on the host and compare; first: "
+                           "compare the first 3 iterations; auto: full up to 1e9 point updates"),
+      words.initial.param(InitialState::original,
+                          "original: the original's initmt; random: hashed values in every array, "
+                          "so that every stencil term counts (for tests)"),
       ParamSpec::integer("seed", 1, "seed of the random initial values").range(0, 1.0e18),
   };
-  app.variants = variant_specs();
+  app.variants = variant_table<float>().specs();
   app.byte_model =
       "per interior point and iteration, arrays of the working precision read or written once: "
       "12 coefficient arrays and p read, wrk2 written (14), plus wrk2 read and p written by the "
       "copy-back (16); p's neighbours come from cache";
   app.fom = FigureOfMerit{"mflops", "MFLOPS", FigureOfMerit::Quantity::flops, 1.0e6};
-  app.ceiling = "copy";
+  app.ceiling = Ceiling::copy;
   app.default_repetitions = 1;
   app.default_warmup = 0;
   app.default_variants = {"kokkos_reduce"};
@@ -540,11 +560,7 @@ AppSpec app_spec() {
   app.device_bytes = device_bytes;
   app.host_bytes = host_bytes;
   app.estimate_work = estimate_work;
-  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
-    if (params.string("precision") == "float")
-      return std::make_unique<HimenoCase<float>>(params, context);
-    return std::make_unique<HimenoCase<double>>(params, context);
-  };
+  app.setup = setup_in_precision<HimenoCase>;
   return app;
 }
 

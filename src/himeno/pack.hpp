@@ -4,9 +4,8 @@
 //
 // load_pack_streaming is for data each sweep reads once (the coefficients): on CUDA it loads with
 // the evict-first hint (__ldcs), so that the coefficient streams do not push p's planes, which the
-// sweep reads three times, out of L2: in a plain CUDA version of the packed sweep on the H100 it
-// took size XL from 5212 to 4975 us a sweep (docs/performance-notes.md). Elsewhere it is a plain
-// load.
+// sweep reads three times, out of L2, which shortened the largest size's sweep
+// (docs/performance-notes.md, himeno). Elsewhere it is a plain load.
 #pragma once
 
 #include <cstring>

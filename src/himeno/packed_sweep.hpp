@@ -2,9 +2,9 @@
 // double; pack.hpp) with 16-byte loads of its coefficients and of p's rows, and one 16-byte store.
 // A team covers a (tj x tk packs) tile of a (j, k) plane, for a few planes along i in turn; p's
 // neighbours come through the cache, as in the fastest public CUDA port's one-point-per-thread
-// kernel, but the vector loads put four times the bytes in flight per load instruction. On the H100
-// this, with the aligned rows and several planes a team, took the sweep from about 75% of the copy
-// ceiling under the byte model to 96-98% (docs/performance-notes.md).
+// kernel, but the vector loads put four times the bytes in flight per load instruction. This, with
+// the aligned rows and several planes a team, is what brought the sweep to the copy ceiling under
+// the byte model (docs/performance-notes.md, himeno).
 #pragma once
 
 #include <stdexcept>

@@ -26,8 +26,8 @@ constexpr std::size_t kPackBytes = 16;      // the widest vector load
 // Storage elements per row for rows of `points` elements of `element` bytes. The window starts
 // up to one alignment unit less one element into the row; the packed sweep's last pack starts at
 // k = points - 2 at most and reads up to k + pack (the point after it). (Rows one unit shorter,
-// 544 floats at size L instead of 576, with the sweep's read after the last point moved inside the
-// row, made the packed sweep 3% slower on the H100, more than the shorter copy-back saved.)
+// with the sweep's read after the last point moved inside the row, cost the packed sweep more than
+// the shorter copy-back saved: docs/performance-notes.md, himeno.)
 inline std::int64_t padded_row(std::int64_t points, std::size_t element) {
   const auto unit = static_cast<std::int64_t>(kRowAlignment / element);
   const auto pack = static_cast<std::int64_t>(kPackBytes / element);

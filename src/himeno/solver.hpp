@@ -35,26 +35,26 @@ namespace kmini::himeno {
 
 enum class SweepKind { mdrange, marching, shared, packed };
 
+// The sweep and its shapes, as the input gives them: the defaults are the parameters'
+// (himeno_app.cpp), and nothing here assumes one.
 struct SweepChoice {
-  SweepKind kind = SweepKind::packed;
-  Extents mdrange_tile{1, 4, 64};
+  SweepKind kind;
+  Extents mdrange_tile;
   MarchingShape marching;
-  // tj x tk threads of a pack each, over `planes` planes. 85 planes make size L's 255 three runs,
-  // 384 teams: one wave of the H100's 132 SMs at three teams an SM; 32 (2.6 waves) was 1-2% slower.
-  MarchingShape packed{85, 8, 32, false};
+  MarchingShape packed;  // tj x tk threads of a pack each, over `planes` planes
 };
 
-// What every solver of a point is made from.
+// What every solver of a point is made from, all of it from the input.
 struct SolverSetup {
   GlobalGrid grid;
   Decomposition decomposition;
   InitialValues initial;
-  double omega = 0.8;
+  double omega;
   SweepChoice sweep;
-  bool swap = false;  // pointer swap instead of the copy-back
-  bool device_pointers = false;
-  bool overlap_halo = true;  // exchange the faces along i while sweeping the planes between them
-  MPI_Comm comm = MPI_COMM_NULL;
+  bool swap;  // pointer swap instead of the copy-back
+  bool device_pointers;
+  bool overlap_halo;  // exchange the faces along i while sweeping the planes between them
+  MPI_Comm comm;
 };
 
 template <class T>
@@ -152,8 +152,8 @@ int launch_sweep(const ExecutionSpace& space,
 //
 // Where the sweeps reduce on the device (kReadBackEveryIteration false), a single rank collects
 // after the last iteration only: the sweeps still reduce gosa every iteration, but the host waits
-// for it once (in a plain CUDA version of the sweep on the H100, the wait and the next launch cost
-// 2% of an iteration at size L). Over MPI the ranks add their gosa every iteration, as the
+// for it once, since the wait and the next launch cost a share of every iteration
+// (docs/performance-notes.md, himeno). Over MPI the ranks add their gosa every iteration, as the
 // original does.
 constexpr int kSweepParts = 3;
 

@@ -27,7 +27,7 @@ namespace kmini::himeno {
 template <class T, class MemorySpace>
 struct SweepArrays {
   // Plain loads: Kokkos 3.4 turns RandomAccess const Views into texture fetches on CUDA, which
-  // made the mdrange sweep a third slower on the H100.
+  // slowed the mdrange sweep (docs/performance-notes.md, himeno).
   // The padded arrays' windows (padded_array.hpp).
   using Coefficients = Kokkos::View<const T****, Kokkos::LayoutStride, MemorySpace>;
   using Input = Kokkos::View<const T***, Kokkos::LayoutStride, MemorySpace>;
@@ -78,11 +78,12 @@ struct MDRangeSweep {
   }
 };
 
+// A team's tile and its run along i, as the input gives them (himeno_app.cpp's parameters).
 struct MarchingShape {
-  int planes = 16;  // along i, per team
-  int tj = 4;
-  int tk = 64;
-  bool sync_planes = false;
+  int planes;  // along i, per team
+  int tj;
+  int tk;
+  bool sync_planes;
 };
 
 // How the team sweeps cut the owned points: a team per (tj x tk) tile of a (j, k) plane and per
@@ -194,7 +195,7 @@ struct ScratchPoint {
 // read through the cache: seed 001's other lesson, shared memory versus cache. Each step loads
 // the plane two ahead while the team computes the current one from the three it holds, so one
 // barrier per plane suffices. (Two points per thread, or loading the next plane's coefficients
-// a step early, made it no faster on the H100: see docs/performance-notes.md.)
+// a step early, made it no faster: see docs/performance-notes.md, himeno.)
 template <class T, class ExecutionSpace, class Sink>
 struct SharedSweep {
   using value_type = double;
@@ -291,9 +292,9 @@ struct RowSweep {
 // the neighbours filled. wrk2's boundary layer equals p's (wrk2 starts as a copy of p and the sweep
 // never writes it), its halo layers were filled from the neighbours after the sweep, and the
 // padding is zero in both, so the owned points end as after the original's interior loops and p's
-// halo layers hold the neighbours' new values. On the H100 a contiguous device-to-device copy runs
-// at the copy ceiling; a Kokkos kernel copying 16 bytes a thread, row by row, over only the rows'
-// windows (10% fewer bytes at size L) took 4 us longer.
+// halo layers hold the neighbours' new values. A contiguous device-to-device copy runs at the copy
+// ceiling, and beat a kernel copying 16 bytes a thread over only the rows' windows, fewer bytes
+// though they are (docs/performance-notes.md, himeno).
 template <class ExecutionSpace, class Padded>
 void copy_back(const Padded& p, const Padded& wrk2, int first, int last) {
   Kokkos::deep_copy(ExecutionSpace(), p.planes_span(first, last), wrk2.planes_span(first, last));

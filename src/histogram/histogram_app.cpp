@@ -3,19 +3,18 @@
 #include <Kokkos_Random.hpp>
 #include <Kokkos_ScatterView.hpp>
 
-#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <type_traits>
 
+#include "core/choice.hpp"
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
-#include "core/registry.hpp"
 #include "histogram/histogram_cub.hpp"
 #include "histogram/histogram_kernels.hpp"
-#include "reduce/atomics.hpp"
+#include "reducers/atomics.hpp"
 
 namespace kmini::histogram {
 
@@ -27,31 +26,44 @@ constexpr int kSamplesPerThread = 16;  // per team thread, for the team-based va
 template <class Bin>
 class HistogramCase;
 
-// Measured on an H100 (1e7 samples): int bins at 1-100 bins ran 0.056 ms with 1024-thread teams
-// against 0.059-0.066 with 128 (fewer teams zero and merge fewer sub-histograms); double bins ran
-// 0.54 / 0.096 / 0.079 ms at 1 / 10 / 100 bins with 128 against 2.48 / 0.32 / 0.099 with 1024,
-// since more threads then contend on each shared-memory double.
+enum class BinType { int_bins, double_bins };
+enum class Distribution { uniform, bin_edges };
+
+const Choice<BinType>& bin_type_choice() {
+  static const Choice<BinType> choice{
+      "bin_type", {{"int", BinType::int_bins}, {"double", BinType::double_bins}}};
+  return choice;
+}
+
+const Choice<Distribution>& distribution_choice() {
+  static const Choice<Distribution> choice{
+      "distribution",
+      {{"uniform", Distribution::uniform}, {"boundaries", Distribution::bin_edges}}};
+  return choice;
+}
+
+// Large teams suit int bins (fewer teams zero and merge fewer sub-histograms), small ones double
+// bins (fewer threads contend on each shared-memory double): docs/performance-notes.md,
+// histogram.
 int privatized_team_size(const Params& params) {
   const auto requested = static_cast<int>(params.integer("privatized_team_size"));
   if (requested > 0) return requested;
-  return params.string("bin_type") == "int" ? 1024 : 128;
+  return bin_type_choice().of(params) == BinType::int_bins ? 1024 : 128;
 }
 
-// The variant table: `kmini list`, the runner and the report read these rows. Every variant
-// makes the same histogram; they differ in how the additions reach memory.
+// How a variant adds the samples into bins. Every variant makes the same histogram; they differ
+// in how the additions reach memory.
 template <class Bin>
-struct HistogramVariant {
-  const char* name;
-  const char* doc;
-  bool baseline;
-  bool on_host;  // fills the host histogram from host samples
+struct HistogramMethod {
   void (HistogramCase<Bin>::*run)();
-  std::string (HistogramCase<Bin>::*not_applicable)() const;  // nullptr: always applicable
+  std::string (HistogramCase<Bin>::*not_applicable)() const = nullptr;  // nullptr: always runs
+  // ScatterView's: on host backends it keeps a copy of the bins per thread.
+  bool copies_per_thread = false;
 };
 
 // One repetition: every sample read once, every bin written once.
-Work histogram_work(double samples, double bins, std::size_t bin_bytes) {
-  return Work{samples * sizeof(double) + bins * static_cast<double>(bin_bytes), 0.0, samples};
+Counts histogram_counts(double samples, double bins, std::size_t bin_bytes) {
+  return Counts{samples * sizeof(double) + bins * static_cast<double>(bin_bytes), 0.0, samples};
 }
 
 template <class Bin>
@@ -59,22 +71,22 @@ class HistogramCase final : public Case {
  public:
   HistogramCase(const Params& params, const RunContext& context);
 
-  static const std::array<HistogramVariant<Bin>, 10>& table();
+  static const VariantTable<HistogramMethod<Bin>>& table();
 
   std::string not_applicable(const VariantSpec& variant) const override {
-    const auto check = table()[variant.index].not_applicable;
+    const auto check = table().action(variant).not_applicable;
     return check == nullptr ? "" : (this->*check)();
   }
   void prepare(const VariantSpec& variant) override;
-  Work run(const VariantSpec& variant) override {
-    (this->*table()[variant.index].run)();
-    return histogram_work(static_cast<double>(samples_.extent(0)), static_cast<double>(bins_),
-                          sizeof(Bin));
+  Counts run(const VariantSpec& variant) override {
+    (this->*table().action(variant).run)();
+    return histogram_counts(static_cast<double>(samples_.extent(0)), static_cast<double>(bins_),
+                            sizeof(Bin));
   }
   Validation validate(const VariantSpec& variant) override;
   // auto says which way it went.
   std::vector<Metric> metrics(const VariantSpec& variant) const override {
-    if (table()[variant.index].run != &HistogramCase::run_auto) return {};
+    if (!variant.traits.meta) return {};
     return {Metric{"auto_chose_privatized", privatized_not_applicable().empty() ? 1.0 : 0.0, ""}};
   }
 
@@ -85,14 +97,12 @@ class HistogramCase final : public Case {
   void run_scatter_view();
   void run_privatized();
   void run_cub();
-  void run_host_serial();
-  void run_host_openmp();
+  template <HostBackend Backend>
+  void run_on_host();
   void run_auto();
 
   std::string privatized_not_applicable() const;
   std::string cub_not_applicable() const;
-  std::string host_serial_not_applicable() const;
-  std::string host_openmp_not_applicable() const;
 
   void generate_samples(const Params& params, const RunContext& context);
   Kokkos::TeamPolicy<> team_policy(Index league, int requested, std::size_t scratch_bytes) const;
@@ -113,30 +123,60 @@ class HistogramCase final : public Case {
 };
 
 template <class Bin>
-const std::array<HistogramVariant<Bin>, 10>& HistogramCase<Bin>::table() {
+const VariantTable<HistogramMethod<Bin>>& HistogramCase<Bin>::table() {
   using C = HistogramCase<Bin>;
-  static const std::array<HistogramVariant<Bin>, 10> rows{{
-      {"plain_atomic", "one Kokkos::atomic_add per sample", true, false,
-       &C::template run_atomic_per_sample<reduce::PlainAtomic>, nullptr},
-      {"warp_match", "warp-aggregated: lanes grouped by __match_any_sync", false, false,
-       &C::template run_atomic_per_sample<reduce::WarpMatchAtomic>, nullptr},
-      {"warp_ballot", "warp-aggregated: the seed's Fig. 5 ballot/shuffle loop", false, false,
-       &C::template run_atomic_per_sample<reduce::WarpBallotAtomic>, nullptr},
-      {"block_shared", "team-aggregated through scratch memory (the seed's Fig. 4)", false, false,
-       &C::run_block_shared, nullptr},
-      {"scatter_view", "Kokkos ScatterView (atomic on GPUs, duplicated on hosts)", false, false,
-       &C::run_scatter_view, nullptr},
-      {"privatized", "per-team sub-histograms in scratch memory, then merged", false, false,
-       &C::run_privatized, &C::privatized_not_applicable},
-      {"cub", "CUB DeviceHistogram::HistogramEven", false, false, &C::run_cub,
-       &C::cub_not_applicable},
-      {"host_serial", "the host, one thread, no atomics", false, true, &C::run_host_serial,
-       &C::host_serial_not_applicable},
-      {"host_openmp", "the host's OpenMP threads with atomics", false, true, &C::run_host_openmp,
-       &C::host_openmp_not_applicable},
-      {"auto", "privatized where the bins fit team scratch, else plain_atomic", false, false,
-       &C::run_auto, nullptr},
-  }};
+  static const VariantTable<HistogramMethod<Bin>> rows{
+      {"plain_atomic",
+       "one Kokkos::atomic_add per sample",
+       1.0,
+       on_device().as_baseline(),
+       {&C::template run_atomic_per_sample<reduce::PlainAtomic>}},
+      {"warp_match",
+       "warp-aggregated: lanes grouped by __match_any_sync",
+       1.0,
+       on_device(),
+       {&C::template run_atomic_per_sample<reduce::WarpMatchAtomic>}},
+      {"warp_ballot",
+       "warp-aggregated: the seed's Fig. 5 ballot/shuffle loop",
+       1.0,
+       on_device(),
+       {&C::template run_atomic_per_sample<reduce::WarpBallotAtomic>}},
+      {"block_shared",
+       "team-aggregated through scratch memory (the seed's Fig. 4)",
+       1.0,
+       on_device(),
+       {&C::run_block_shared}},
+      {"scatter_view",
+       "Kokkos ScatterView (atomic on GPUs, duplicated on hosts)",
+       1.0,
+       on_device(),
+       {&C::run_scatter_view, nullptr, true}},
+      {"privatized",
+       "per-team sub-histograms in scratch memory, then merged",
+       1.0,
+       on_device(),
+       {&C::run_privatized, &C::privatized_not_applicable}},
+      {"cub",
+       "CUB DeviceHistogram::HistogramEven",
+       1.0,
+       on_device(),
+       {&C::run_cub, &C::cub_not_applicable}},
+      {"host_serial",
+       "the host, one thread, no atomics",
+       1.0,
+       on_host().needing(HostBackend::serial),
+       {&C::template run_on_host<HostBackend::serial>}},
+      {"host_openmp",
+       "the host's OpenMP threads with atomics",
+       1.0,
+       on_host().needing(HostBackend::openmp),
+       {&C::template run_on_host<HostBackend::openmp>}},
+      {"auto",
+       "privatized where the bins fit team scratch, else plain_atomic",
+       1.0,
+       on_device().as_meta(),
+       {&C::run_auto}},
+  };
   return rows;
 }
 
@@ -162,7 +202,7 @@ template <class Bin>
 void HistogramCase<Bin>::generate_samples(const Params& params, const RunContext& context) {
   const auto seed = static_cast<std::uint64_t>(params.integer("seed")) +
                     7919u * static_cast<std::uint64_t>(context.comm.rank());
-  if (params.string("distribution") == "uniform") {
+  if (distribution_choice().of(params) == Distribution::uniform) {
     Kokkos::Random_XorShift64_Pool<> pool(seed);
     Kokkos::fill_random(samples_, pool, 0.0, 1.0);
     return;
@@ -204,15 +244,15 @@ Index HistogramCase<Bin>::team_size_for_scratch(int requested, std::size_t per_t
 
 template <class Bin>
 void HistogramCase<Bin>::prepare(const VariantSpec& variant) {
-  const auto& row = table()[variant.index];
-  if (row.on_host && host_histogram_.extent(0) == 0) {
+  const HistogramMethod<Bin>& method = table().action(variant);
+  if (variant.traits.side == Side::host && host_histogram_.extent(0) == 0) {
     host_histogram_ = Kokkos::View<Bin*, Kokkos::HostSpace>("histogram::host_bins", bins_);
   }
-  if (row.run == &HistogramCase::run_scatter_view && !scatter_) {
+  if (method.run == &HistogramCase::run_scatter_view && !scatter_) {
     scatter_.emplace(histogram_);
   }
   if constexpr (std::is_same<Bin, int>::value) {
-    if (row.run == &HistogramCase::run_cub && !cub_) {
+    if (method.run == &HistogramCase::run_cub && !cub_) {
       cub_ = std::make_unique<CubHistogram>(samples_, histogram_);
     }
   }
@@ -272,11 +312,10 @@ void HistogramCase<Bin>::run_privatized() {
                        PrivatizedPerTeam<Bin>{samples_, histogram_, bins_});
 }
 
-// Where the bins fit in team scratch, private sub-histograms win at every bin count measured
-// (H100: 0.06-0.17 ms for 1e7 samples against 0.26-7.4 ms for plain atomics). Past that, two
-// lanes of a warp share a bin with probability ~ 31 / bins, too rarely for warp aggregation to
-// repay its shuffles (at 1e5 bins warp_match was 24% slower than plain atomics), so auto takes
-// plain atomics.
+// Where the bins fit in team scratch, private sub-histograms won at every bin count measured. Past
+// that, two lanes of a warp share a bin with probability ~ 31 / bins, too rarely for warp
+// aggregation to repay its shuffles, so auto takes plain atomics (docs/performance-notes.md,
+// histogram, and the README's table).
 template <class Bin>
 void HistogramCase<Bin>::run_auto() {
   if (privatized_not_applicable().empty()) {
@@ -297,52 +336,31 @@ void HistogramCase<Bin>::run_cub() {
   cub_->run();
 }
 
+// One thread adds without atomics; the OpenMP threads contend for bins, as the device's do.
 template <class Bin>
-std::string HistogramCase<Bin>::host_serial_not_applicable() const {
-  return serial_backend_missing();
-}
-
-template <class Bin>
-void HistogramCase<Bin>::run_host_serial() {
-#if defined(KOKKOS_ENABLE_SERIAL)
+template <HostBackend Backend>
+void HistogramCase<Bin>::run_on_host() {
   const auto samples = host_samples_;
   const auto histogram = host_histogram_;
   const Index bins = bins_;
-  Kokkos::parallel_for("histogram::host_serial_zero",
-                       Kokkos::RangePolicy<Kokkos::Serial, Kokkos::IndexType<Index>>(0, bins),
+  const std::string name = std::string("histogram::host_") + backend_word(Backend);
+  Kokkos::parallel_for(name + "_zero", host_range<Backend>(bins),
                        [=](Index b) { histogram(b) = Bin(0); });
-  Kokkos::parallel_for("histogram::host_serial",
-                       Kokkos::RangePolicy<Kokkos::Serial, Kokkos::IndexType<Index>>(
-                           0, static_cast<Index>(samples.extent(0))),
-                       [=](Index i) { histogram(bin_of(samples(i), bins)) += Bin(1); });
-#endif
-}
-
-template <class Bin>
-std::string HistogramCase<Bin>::host_openmp_not_applicable() const {
-  return openmp_backend_missing();
-}
-
-template <class Bin>
-void HistogramCase<Bin>::run_host_openmp() {
-#if defined(KOKKOS_ENABLE_OPENMP)
-  const auto samples = host_samples_;
-  const auto histogram = host_histogram_;
-  const Index bins = bins_;
-  using Range = Kokkos::RangePolicy<Kokkos::OpenMP, Kokkos::IndexType<Index>>;
-  Kokkos::parallel_for("histogram::host_openmp_zero", Range(0, bins),
-                       [=](Index b) { histogram(b) = Bin(0); });
-  Kokkos::parallel_for(
-      "histogram::host_openmp", Range(0, static_cast<Index>(samples.extent(0))),
-      [=](Index i) { Kokkos::atomic_add(&histogram(bin_of(samples(i), bins)), Bin(1)); });
-  Kokkos::OpenMP().fence();
-#endif
+  Kokkos::parallel_for(name, host_range<Backend>(static_cast<Index>(samples.extent(0))),
+                       [=](Index i) {
+                         if constexpr (Backend == HostBackend::serial) {
+                           histogram(bin_of(samples(i), bins)) += Bin(1);
+                         } else {
+                           Kokkos::atomic_add(&histogram(bin_of(samples(i), bins)), Bin(1));
+                         }
+                       });
+  HostSpace<Backend>().fence();
 }
 
 template <class Bin>
 Validation HistogramCase<Bin>::validate(const VariantSpec& variant) {
   Kokkos::View<const Bin*, Kokkos::HostSpace> counts = host_histogram_;
-  if (!table()[variant.index].on_host) {
+  if (variant.traits.side != Side::host) {
     counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), histogram_);
   }
   // Counts are whole numbers, exact in either bin type, so every variant must match exactly.
@@ -354,14 +372,6 @@ Validation HistogramCase<Bin>::validate(const VariantSpec& variant) {
                             0.0);
 }
 
-std::vector<VariantSpec> variant_specs() {
-  std::vector<VariantSpec> specs;
-  for (const auto& row : HistogramCase<int>::table()) {
-    specs.push_back(VariantSpec{row.name, row.doc, 1.0, row.baseline});
-  }
-  return specs;
-}
-
 std::vector<Value> decades_of_bins() {
   std::vector<Value> bins;
   for (std::int64_t b = 1; b <= 10000000; b *= 10)
@@ -370,7 +380,7 @@ std::vector<Value> decades_of_bins() {
 }
 
 std::size_t bin_bytes(const Params& params) {
-  return params.string("bin_type") == "int" ? sizeof(int) : sizeof(double);
+  return bin_type_choice().of(params) == BinType::int_bins ? sizeof(int) : sizeof(double);
 }
 
 // Device memory for one point. On host backends the host-side arrays (the serial reference, the
@@ -382,10 +392,12 @@ double device_bytes(const Params& params, const Comm& /*comm*/) {
   double bytes = samples * sizeof(double) + bins * bin;
   if (std::is_same<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>::value) {
     bytes += bins * bin;
-    if (selects_variant(params, "host_serial") || selects_variant(params, "host_openmp")) {
+    if (params.selects_any([](const VariantSpec& v) { return v.traits.side == Side::host; })) {
       bytes += bins * bin;
     }
-    if (selects_variant(params, "scatter_view")) {
+    if (params.selects_any([](const VariantSpec& v) {
+          return HistogramCase<int>::table().action(v).copies_per_thread;
+        })) {
       bytes += Kokkos::DefaultExecutionSpace().concurrency() * bins * bin;
     }
   }
@@ -393,7 +405,7 @@ double device_bytes(const Params& params, const Comm& /*comm*/) {
 }
 
 void check(const Params& params) {
-  if (params.string("bin_type") == "int" && params.integer("samples") > kMaxBins) {
+  if (bin_type_choice().of(params) == BinType::int_bins && params.integer("samples") > kMaxBins) {
     params.reject("samples", "int bins count to " + std::to_string(kMaxBins) +
                                  " at most; use bin_type: double for more samples");
   }
@@ -415,16 +427,16 @@ AppSpec app_spec() {
       ParamSpec::integer("bins", 1, "number of equal bins of [0, 1)")
           .range(1, static_cast<double>(kMaxBins))
           .swept_by_default(decades_of_bins()),
-      ParamSpec::choice("bin_type", "int", {"int", "double"},
-                        "bins count in int (add 1) or "
-                        "double (add 1.0)")
+      bin_type_choice()
+          .param(BinType::int_bins, "bins count in int (add 1) or double (add 1.0)")
           .sweepable(),
       ParamSpec::integer("seed", 2013,
                          "seed of Kokkos' random pool (each rank adds its own "
                          "offset)")
           .range(0, 1.0e18),
-      ParamSpec::choice("distribution", "uniform", {"uniform", "boundaries"},
-                        "uniform samples, or samples on and just below the bin edges and 1"),
+      distribution_choice().param(
+          Distribution::uniform,
+          "uniform samples, or samples on and just below the bin edges and 1"),
       ParamSpec::integer("team_size", 128,
                          "threads per team of block_shared (the seed used 128); "
                          "lowered to what the backend allows")
@@ -436,7 +448,7 @@ AppSpec app_spec() {
           .range(0, 1024)
           .sweepable(),
   };
-  app.variants = variant_specs();
+  app.variants = HistogramCase<int>::table().specs();
   app.byte_model = "samples x 8 (read) + bins x sizeof(bin) (written): each once";
   app.fom = FigureOfMerit{"throughput", "Gsamples/s", FigureOfMerit::Quantity::items, 1.0e9};
   app.default_repetitions = 10;
@@ -444,12 +456,12 @@ AppSpec app_spec() {
   app.device_bytes = device_bytes;
   app.estimate_work = [](const Params& params, const Comm& /*comm*/, const VariantSpec&) {
     return WorkEstimate{
-        histogram_work(static_cast<double>(params.integer("samples")),
-                       static_cast<double>(params.integer("bins")), bin_bytes(params)),
+        histogram_counts(static_cast<double>(params.integer("samples")),
+                         static_cast<double>(params.integer("bins")), bin_bytes(params)),
         ""};
   };
   app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
-    if (params.string("bin_type") == "int")
+    if (bin_type_choice().of(params) == BinType::int_bins)
       return std::make_unique<HistogramCase<int>>(params, context);
     return std::make_unique<HistogramCase<double>>(params, context);
   };

@@ -40,9 +40,8 @@ std::string cub_unsupported_reason(std::int64_t samples, std::int64_t bins, bool
   if (!integer_bins) return "CUB's DeviceHistogram counts in integer types only";
   if (bins >= INT_MAX) return "CUB takes the number of levels (bins + 1) as an int";
   // CUB keeps one private histogram per thread block in its temporary storage and indexes it
-  // with 32-bit offsets: past 2^31 counters it writes out of bounds (seen on an H100 with
-  // compute-sanitizer, CCCL 3.0: 1e7 samples into 1e7 bins wanted 15.8 GB and wrote 8.5 GB
-  // before it).
+  // with 32-bit offsets: past 2^31 counters it writes out of bounds (docs/performance-notes.md,
+  // histogram: CUB).
   std::size_t bytes = 0;
   check(histogram_even(nullptr, bytes, nullptr, nullptr, static_cast<int>(bins), samples),
         "temporary storage query");

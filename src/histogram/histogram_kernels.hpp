@@ -6,7 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "reduce/block_aggregation.hpp"
+#include "reducers/block_aggregation.hpp"
 
 namespace kmini::histogram {
 

@@ -3,15 +3,15 @@
 #include <Kokkos_Random.hpp>
 #include <algorithm>
 
-#include <array>
 #include <cmath>
 #include <memory>
 #include <string>
 
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
-#include "reduce/atomics.hpp"
-#include "reduce/reduction_strategies.hpp"
+#include "core/precision.hpp"
+#include "reducers/atomics.hpp"
+#include "reducers/reduction_strategies.hpp"
 
 namespace kmini::reduce {
 
@@ -20,22 +20,18 @@ namespace {
 template <class T>
 class ReduceCase;
 
-// The variant table: `kmini list`, the runner and the report read these rows.
+// How a variant sums, and whether it runs `work_items` work items (the chunk variants).
 template <class T>
-struct ReduceVariant {
-  const char* name;
-  const char* doc;
-  bool baseline;
+struct ReduceMethod {
   void (ReduceCase<T>::*run)();
-  std::string (ReduceCase<T>::*not_applicable)() const;  // nullptr: always applicable
-  bool chunked = false;                                  // runs work_items work items
+  bool chunked = false;
 };
 
 using Range = Kokkos::RangePolicy<Kokkos::IndexType<Index>>;
 
 // One repetition: each value read once and added once.
-Work reduce_work(double elements, std::size_t element_bytes) {
-  return Work{elements * static_cast<double>(element_bytes), elements, elements};
+Counts reduce_counts(double elements, std::size_t element_bytes) {
+  return Counts{elements * static_cast<double>(element_bytes), elements, elements};
 }
 
 template <class T>
@@ -43,19 +39,15 @@ class ReduceCase final : public Case {
  public:
   ReduceCase(const Params& params, const RunContext& context);
 
-  static const std::array<ReduceVariant<T>, 8>& table();
+  static const VariantTable<ReduceMethod<T>>& table();
 
-  std::string not_applicable(const VariantSpec& variant) const override {
-    const auto check = table()[variant.index].not_applicable;
-    return check == nullptr ? "" : (this->*check)();
-  }
-  Work run(const VariantSpec& variant) override {
-    (this->*table()[variant.index].run)();
-    return reduce_work(static_cast<double>(values_.extent(0)), sizeof(T));
+  Counts run(const VariantSpec& variant) override {
+    (this->*table().action(variant).run)();
+    return reduce_counts(static_cast<double>(values_.extent(0)), sizeof(T));
   }
   Validation validate(const VariantSpec& variant) override;
   std::vector<Metric> metrics(const VariantSpec& variant) const override {
-    if (!table()[variant.index].chunked) return {};
+    if (!table().action(variant).chunked) return {};
     return {Metric{"work_items", static_cast<double>(work_items_),
                    "launched (at most one per element)"}};
   }
@@ -67,10 +59,8 @@ class ReduceCase final : public Case {
   template <class Method>
   void run_chunk_strided();
   void run_kokkos_reduce();
-  void run_host_serial();
-  void run_host_openmp();
-  std::string host_serial_not_applicable() const;
-  std::string host_openmp_not_applicable() const;
+  template <HostBackend Backend>
+  void run_on_host();
 
   // The device-side sum, read back as the host's result: part of every device variant, as a
   // parallel_reduce into a host value is.
@@ -88,27 +78,47 @@ class ReduceCase final : public Case {
 };
 
 template <class T>
-const std::array<ReduceVariant<T>, 8>& ReduceCase<T>::table() {
+const VariantTable<ReduceMethod<T>>& ReduceCase<T>::table() {
   using C = ReduceCase<T>;
-  static const std::array<ReduceVariant<T>, 8> rows{{
-      {"atomic_each", "one global atomic per element (the seed's reductionAtomics1)", true,
-       &C::template run_atomic_per_element<PlainAtomic>, nullptr},
+  static const VariantTable<ReduceMethod<T>> rows{
+      {"atomic_each",
+       "one global atomic per element (the seed's reductionAtomics1)",
+       1.0,
+       on_device().as_baseline(),
+       {&C::template run_atomic_per_element<PlainAtomic>}},
       {"chunk_contiguous",
        "each work item sums a contiguous chunk, then one atomic (the seed's "
        "reductionAtomics2): uncoalesced",
-       false, &C::run_chunk_contiguous, nullptr, true},
-      {"chunk_strided", "the same work items taking every work_items-th element: coalesced", false,
-       &C::template run_chunk_strided<PlainAtomic>, nullptr, true},
-      {"chunk_strided_warp", "chunk_strided with its final atomics warp-aggregated (match)", false,
-       &C::template run_chunk_strided<WarpMatchAtomic>, nullptr, true},
-      {"warp_aggregated", "one atomic per element through warp aggregation (match)", false,
-       &C::template run_atomic_per_element<WarpMatchAtomic>, nullptr},
-      {"kokkos_reduce", "Kokkos::parallel_reduce", false, &C::run_kokkos_reduce, nullptr},
-      {"host_serial", "the host, one thread", false, &C::run_host_serial,
-       &C::host_serial_not_applicable},
-      {"host_openmp", "the host's OpenMP threads, parallel_reduce", false, &C::run_host_openmp,
-       &C::host_openmp_not_applicable},
-  }};
+       1.0,
+       on_device(),
+       {&C::run_chunk_contiguous, true}},
+      {"chunk_strided",
+       "the same work items taking every work_items-th element: coalesced",
+       1.0,
+       on_device(),
+       {&C::template run_chunk_strided<PlainAtomic>, true}},
+      {"chunk_strided_warp",
+       "chunk_strided with its final atomics warp-aggregated (match)",
+       1.0,
+       on_device(),
+       {&C::template run_chunk_strided<WarpMatchAtomic>, true}},
+      {"warp_aggregated",
+       "one atomic per element through warp aggregation (match)",
+       1.0,
+       on_device(),
+       {&C::template run_atomic_per_element<WarpMatchAtomic>}},
+      {"kokkos_reduce", "Kokkos::parallel_reduce", 1.0, on_device(), {&C::run_kokkos_reduce}},
+      {"host_serial",
+       "the host, one thread",
+       1.0,
+       on_host().needing(HostBackend::serial),
+       {&C::template run_on_host<HostBackend::serial>}},
+      {"host_openmp",
+       "the host's OpenMP threads, parallel_reduce",
+       1.0,
+       on_host().needing(HostBackend::openmp),
+       {&C::template run_on_host<HostBackend::openmp>}},
+  };
   return rows;
 }
 
@@ -173,35 +183,12 @@ void ReduceCase<T>::run_kokkos_reduce() {
 }
 
 template <class T>
-std::string ReduceCase<T>::host_serial_not_applicable() const {
-  return serial_backend_missing();
-}
-
-template <class T>
-void ReduceCase<T>::run_host_serial() {
-#if defined(KOKKOS_ENABLE_SERIAL)
+template <HostBackend Backend>
+void ReduceCase<T>::run_on_host() {
   using Values = Kokkos::View<const T*, Kokkos::HostSpace>;
-  Kokkos::parallel_reduce("reduce::host_serial",
-                          Kokkos::RangePolicy<Kokkos::Serial, Kokkos::IndexType<Index>>(
-                              0, static_cast<Index>(host_values_.extent(0))),
+  Kokkos::parallel_reduce(std::string("reduce::host_") + backend_word(Backend),
+                          host_range<Backend>(static_cast<Index>(host_values_.extent(0))),
                           SumTerms<Values>{host_values_}, result_);
-#endif
-}
-
-template <class T>
-std::string ReduceCase<T>::host_openmp_not_applicable() const {
-  return openmp_backend_missing();
-}
-
-template <class T>
-void ReduceCase<T>::run_host_openmp() {
-#if defined(KOKKOS_ENABLE_OPENMP)
-  using Values = Kokkos::View<const T*, Kokkos::HostSpace>;
-  Kokkos::parallel_reduce("reduce::host_openmp",
-                          Kokkos::RangePolicy<Kokkos::OpenMP, Kokkos::IndexType<Index>>(
-                              0, static_cast<Index>(host_values_.extent(0))),
-                          SumTerms<Values>{host_values_}, result_);
-#endif
 }
 
 // Terms in [0, 1) summed in double in any order err by at most (n - 1) 2^-53 of their sum
@@ -217,18 +204,6 @@ Validation ReduceCase<T>::validate(const VariantSpec& /*variant*/) {
                             (std::max(n - 1.0, 0.0) + 2.0) * std::ldexp(1.0, -53));
 }
 
-std::vector<VariantSpec> variant_specs() {
-  std::vector<VariantSpec> specs;
-  for (const auto& row : ReduceCase<float>::table()) {
-    specs.push_back(VariantSpec{row.name, row.doc, 1.0, row.baseline});
-  }
-  return specs;
-}
-
-std::size_t element_bytes(const Params& params) {
-  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
-}
-
 }  // namespace
 
 AppSpec app_spec() {
@@ -241,9 +216,7 @@ AppSpec app_spec() {
       ParamSpec::integer("elements", std::int64_t{1} << 28, "values per rank, uniform in [0, 1)")
           .range(0, 1.0e12)
           .sweepable(),
-      ParamSpec::choice("precision", "float", {"float", "double"},
-                        "element type; every variant sums in double")
-          .sweepable(),
+      precision_param(Precision::float32, "element type; every variant sums in double"),
       ParamSpec::integer("work_items", 0,
                          "work items of the chunk variants, at most one per element (the "
                          "metric work_items gives the number launched); 0: the default "
@@ -255,10 +228,10 @@ AppSpec app_spec() {
                          "offset)")
           .range(0, 1.0e18),
   };
-  app.variants = variant_specs();
+  app.variants = ReduceCase<float>::table().specs();
   app.byte_model = "elements x sizeof(precision): each value read once";
   app.fom = FigureOfMerit{"bandwidth", "GB/s", FigureOfMerit::Quantity::bytes, 1.0e9};
-  app.ceiling = "read";
+  app.ceiling = Ceiling::read;
   app.default_repetitions = 10;
   app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
     return static_cast<double>(params.integer("elements")) *
@@ -266,14 +239,9 @@ AppSpec app_spec() {
   };
   app.estimate_work = [](const Params& params, const Comm& /*comm*/, const VariantSpec&) {
     return WorkEstimate{
-        reduce_work(static_cast<double>(params.integer("elements")), element_bytes(params)), ""};
+        reduce_counts(static_cast<double>(params.integer("elements")), element_bytes(params)), ""};
   };
-  app.setup = [](const Params& params, const RunContext& context) -> std::unique_ptr<Case> {
-    if (params.string("precision") == "float") {
-      return std::make_unique<ReduceCase<float>>(params, context);
-    }
-    return std::make_unique<ReduceCase<double>>(params, context);
-  };
+  app.setup = setup_in_precision<ReduceCase>;
   return app;
 }
 

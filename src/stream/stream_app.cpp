@@ -1,11 +1,11 @@
 #include "stream/stream_app.hpp"
 
-#include <array>
 #include <cmath>
 #include <memory>
 
 #include <Kokkos_Core.hpp>
 
+#include "core/precision.hpp"
 #include "stream/stream_check.hpp"
 #include "stream/stream_kernels.hpp"
 
@@ -13,43 +13,62 @@ namespace kmini::stream {
 
 namespace {
 
-// The variant table: `kmini list`, the runner, the byte model and the report all read these
-// rows. Weight: arrays of `elements` moved once per repetition (reads + writes).
+// What a variant does to the arrays, and how its result is checked.
 template <class T>
-struct StreamVariant {
-  const char* name;
-  const char* doc;
-  double weight;
-  bool baseline;
+struct StreamKernel {
   void (*launch)(StreamArrays<T>&, const std::string& kernel_name);
   Validation (*check)(const StreamArrays<T>&);
 };
 
+// Weight: arrays of `elements` moved once per repetition (reads + writes).
 template <class T>
-const std::array<StreamVariant<T>, 6>& variant_table() {
-  static const std::array<StreamVariant<T>, 6> table{{
-      {"copy", "c = a", 2.0, true, &launch_elementwise<T, Copy>, &check_elementwise<T, Copy>},
-      {"deep_copy", "c = a through Kokkos::deep_copy, the backend's own copy", 2.0, false,
-       &launch_deep_copy<T>, &check_elementwise<T, Copy>},
-      {"mul", "c = scalar * a", 2.0, false, &launch_elementwise<T, Mul>,
-       &check_elementwise<T, Mul>},
-      {"add", "c = a + b", 3.0, false, &launch_elementwise<T, Add>, &check_elementwise<T, Add>},
-      {"triad", "c = a + scalar * b", 3.0, false, &launch_elementwise<T, Triad>,
-       &check_elementwise<T, Triad>},
-      {"dot", "sum of a * b, accumulated in double", 2.0, false, &launch_dot<T>, &check_dot<T>},
-  }};
+const VariantTable<StreamKernel<T>>& variant_table() {
+  static const VariantTable<StreamKernel<T>> table{
+      {"copy",
+       "c = a",
+       2.0,
+       on_device().as_baseline().probing(Ceiling::copy),
+       {&launch_elementwise<T, Copy>, &check_elementwise<T, Copy>}},
+      {"deep_copy",
+       "c = a through Kokkos::deep_copy, the backend's own copy",
+       2.0,
+       on_device().probing(Ceiling::copy),
+       {&launch_deep_copy<T>, &check_elementwise<T, Copy>}},
+      {"mul",
+       "c = scalar * a",
+       2.0,
+       on_device(),
+       {&launch_elementwise<T, Mul>, &check_elementwise<T, Mul>}},
+      {"add",
+       "c = a + b",
+       3.0,
+       on_device(),
+       {&launch_elementwise<T, Add>, &check_elementwise<T, Add>}},
+      {"triad",
+       "c = a + scalar * b",
+       3.0,
+       on_device(),
+       {&launch_elementwise<T, Triad>, &check_elementwise<T, Triad>}},
+      {"dot",
+       "sum of a * b, accumulated in double",
+       2.0,
+       on_device().probing(Ceiling::read),
+       {&launch_dot<T>, &check_dot<T>}},
+  };
   return table;
 }
 
-// One repetition: `weight` arrays of `elements` read or written once.
-Work stream_work(const VariantSpec& variant, double elements, std::size_t element_bytes) {
-  return Work{variant.weight * elements * static_cast<double>(element_bytes), 0.0, elements};
+// One repetition: the variant's weight in arrays of `elements`, each read or written once.
+Counts stream_counts(double elements, std::size_t element_bytes) {
+  return Counts{elements * static_cast<double>(element_bytes), 0.0, elements};
 }
 
 template <class T>
 class StreamCase final : public Case {
  public:
-  StreamCase(std::int64_t elements, bool inject_error) : inject_error_(inject_error) {
+  StreamCase(const Params& params, const RunContext& /*context*/)
+      : inject_error_(params.boolean("inject_error")) {
+    const std::int64_t elements = params.integer("elements");
     arrays_.a =
         Kokkos::View<T*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stream::a"), elements);
     arrays_.b =
@@ -60,32 +79,20 @@ class StreamCase final : public Case {
 
   void prepare(const VariantSpec& /*variant*/) override { initialize(arrays_); }
 
-  Work run(const VariantSpec& variant) override {
-    variant_table<T>()[variant.index].launch(arrays_, "stream::" + variant.name);
-    return stream_work(variant, static_cast<double>(arrays_.a.extent(0)), sizeof(T));
+  Counts run(const VariantSpec& variant) override {
+    variant_table<T>().action(variant).launch(arrays_, "stream::" + variant.name);
+    return stream_counts(static_cast<double>(arrays_.a.extent(0)), sizeof(T));
   }
 
   Validation validate(const VariantSpec& variant) override {
     if (inject_error_) corrupt_one_result(arrays_);
-    return variant_table<T>()[variant.index].check(arrays_);
+    return variant_table<T>().action(variant).check(arrays_);
   }
 
  private:
   StreamArrays<T> arrays_;
   bool inject_error_;
 };
-
-std::size_t bytes_per_element(const Params& params) {
-  return params.string("precision") == "float" ? sizeof(float) : sizeof(double);
-}
-
-std::vector<VariantSpec> variant_specs() {
-  std::vector<VariantSpec> specs;
-  for (const auto& row : variant_table<double>()) {
-    specs.push_back(VariantSpec{row.name, row.doc, row.weight, row.baseline});
-  }
-  return specs;
-}
 
 }  // namespace
 
@@ -99,31 +106,36 @@ AppSpec app_spec() {
       ParamSpec::integer("elements", std::int64_t{1} << 25, "array length per rank")
           .range(1, 1.0e12)
           .sweepable(),
-      ParamSpec::choice("precision", "double", {"float", "double"}, "element type").sweepable(),
+      precision_param(Precision::float64, "element type"),
       ParamSpec::boolean("inject_error", false,
                          "test aid: corrupt one result after timing, so validation must FAIL"),
   };
-  app.variants = variant_specs();
+  app.variants = variant_table<double>().specs();
   app.byte_model = "weight x elements x sizeof(precision): each array read or written once";
   app.fom = FigureOfMerit{"bandwidth", "GB/s", FigureOfMerit::Quantity::bytes, 1.0e9};
   app.default_repetitions = 10;
+  // The ceilings every report quotes: copy, the faster of the two copies; read, dot. Double
+  // precision, three arrays.
+  app.probe = CeilingProbe{
+      "elements",
+      "doubles per array and rank",
+      3.0 * sizeof(double),
+      "precision: double\n",
+      {{Ceiling::copy,
+        "the faster of stream's copy (c = a, a Kokkos kernel) and deep_copy (Kokkos::deep_copy): "
+        "one array read, one written; double, bytes read + written"},
+       {Ceiling::read,
+        "stream dot (the sum of a * b): two arrays read, nothing written; double, bytes read + "
+        "written"}}};
   app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
     return 3.0 * static_cast<double>(params.integer("elements")) *
-           static_cast<double>(bytes_per_element(params));
+           static_cast<double>(element_bytes(params));
   };
-  app.estimate_work = [](const Params& params, const Comm& /*comm*/, const VariantSpec& variant) {
-    return WorkEstimate{stream_work(variant, static_cast<double>(params.integer("elements")),
-                                    bytes_per_element(params)),
-                        ""};
+  app.estimate_work = [](const Params& params, const Comm& /*comm*/, const VariantSpec&) {
+    return WorkEstimate{
+        stream_counts(static_cast<double>(params.integer("elements")), element_bytes(params)), ""};
   };
-  app.setup = [](const Params& params, const RunContext& /*context*/) -> std::unique_ptr<Case> {
-    const std::int64_t elements = params.integer("elements");
-    const bool inject_error = params.boolean("inject_error");
-    if (params.string("precision") == "float") {
-      return std::make_unique<StreamCase<float>>(elements, inject_error);
-    }
-    return std::make_unique<StreamCase<double>>(elements, inject_error);
-  };
+  app.setup = setup_in_precision<StreamCase>;
   return app;
 }
 

@@ -1,5 +1,6 @@
-// The stream app: BabelStream's kernels, validated, and the copy-bandwidth probe (src/core/
-// ceiling.cpp runs its copy variant at start).
+// The stream app: BabelStream's kernels, validated, and the bandwidth ceilings' probe: its copy,
+// deep_copy and dot variants declare the ceiling each measures, which core/ceiling.cpp runs at
+// the start of every run.
 #pragma once
 
 #include "core/app.hpp"

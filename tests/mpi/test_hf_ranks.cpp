@@ -13,6 +13,7 @@
 #include "support/kmini_binary.hpp"
 #include "support/mpi_report.hpp"
 #include "support/mpirun.hpp"
+#include "support/variant_tables.hpp"
 
 namespace kmini {
 namespace {
@@ -22,8 +23,7 @@ using testing::ProcessResult;
 using testing::TempDir;
 using testing::valid_report_on_ranks;
 
-const std::vector<std::string> kVariants{
-    "atomic", "warp_aggregated", "kernel_split", "host_update", "cpu", "auto"};
+const std::vector<std::string> kVariants = testing::variant_names("hf");
 
 // Every variant's energy agrees with the one-rank run's to this, in hartree (the figure).
 constexpr double kAgreement = 1e-10;

@@ -22,6 +22,7 @@
 #include "support/kmini_binary.hpp"
 #include "support/quantlib_order.hpp"
 #include "support/report_reading.hpp"
+#include "support/variant_tables.hpp"
 
 namespace kmini {
 namespace {
@@ -33,9 +34,7 @@ using testing::ProcessResult;
 using testing::run_report;
 using testing::TempDir;
 
-const std::vector<std::string> kVariants{
-    "naive",         "shared_stack", "prefetch",   "fused_no_prefetch", "fused",
-    "shared_vector", "fused_vector", "cpu_serial", "cpu_openmp"};
+const std::vector<std::string> kVariants = testing::variant_names("bridge");
 const std::set<std::string> kVectorVariants{"shared_vector", "fused_vector"};
 
 // Small runs: one timed repetition, no warm-up.

@@ -22,6 +22,7 @@
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
 #include "support/report_reading.hpp"
+#include "support/variant_tables.hpp"
 
 namespace kmini {
 namespace {
@@ -33,11 +34,11 @@ using testing::ProcessResult;
 using testing::run_report;
 using testing::TempDir;
 
-const std::vector<std::string> kVariants{
-    "atomic", "warp_aggregated", "kernel_split", "host_update", "cpu", "auto"};
+const std::vector<std::string> kVariants = testing::variant_names("hf");
 // The variants that stage integrals in a buffer bounded by batch_megabytes and report its size.
-// auto's trials include kernel_split.
-const std::set<std::string> kBufferedVariants{"kernel_split", "host_update", "auto"};
+const std::vector<std::string> kBuffered =
+    testing::variant_names("hf", [](const VariantSpec& v) { return v.traits.needs_buffer; });
+const std::set<std::string> kBufferedVariants(kBuffered.begin(), kBuffered.end());
 
 // The app's default convergence: energy change and commutator at the last iteration.
 constexpr double kEnergyConvergence = 1e-9;

@@ -14,6 +14,7 @@
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
 #include "support/report_reading.hpp"
+#include "support/variant_tables.hpp"
 
 namespace kmini {
 namespace {
@@ -25,9 +26,7 @@ using testing::ProcessResult;
 using testing::run_report;
 using testing::TempDir;
 
-const std::vector<std::string> kVariants{"kokkos_reduce",    "plain_atomic", "warp_aggregated",
-                                         "block_aggregated", "host_serial",  "host_openmp",
-                                         "cpu_serial",       "cpu_openmp"};
+const std::vector<std::string> kVariants = testing::variant_names("himeno");
 // Their gosa is a sum in the order the threads' atomics land: it may differ from run to run in
 // the last bits when more than one thread runs.
 const std::set<std::string> kAtomicVariants{"plain_atomic", "warp_aggregated", "block_aggregated"};

@@ -20,7 +20,7 @@ namespace kmini::testing {
 
 class WarpEmulator;
 
-// The Warp interface of src/reduce/warp_aggregation.hpp, for one emulated lane.
+// The Warp interface of src/reducers/warp_aggregation.hpp, for one emulated lane.
 class EmulatedLane {
  public:
   EmulatedLane(WarpEmulator& warp, int lane) : warp_(warp), lane_(lane) {}

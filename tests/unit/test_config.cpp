@@ -34,7 +34,8 @@ AppRegistry demo_registry() {
       ParamSpec::integers_or_name("order", "forward", {"forward", "backward"}, "a sequence")
           .sweepable(),
   };
-  app.variants = {{"fast", "the fast one", 2.0, true}, {"slow", "the slow one", 3.0, false}};
+  app.variants = {{"fast", "the fast one", 2.0, on_device().as_baseline()},
+                  {"slow", "the slow one", 3.0, on_device()}};
   app.check = [](const Params& p) {
     if (p.integer("size") == 13) p.reject("size", "13 is unlucky");
   };

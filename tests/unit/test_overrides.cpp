@@ -15,7 +15,7 @@ AppRegistry registry_for_overrides() {
       ParamSpec::integer("size", 10, "an integer").range(1, 1000).sweepable(),
       ParamSpec::choice("precision", "double", {"float", "double"}, "a choice").sweepable(),
   };
-  app.variants = {{"fast", "", 1.0, true}, {"slow", "", 1.0, false}};
+  app.variants = {{"fast", "", 1.0, on_device().as_baseline()}, {"slow", "", 1.0, on_device()}};
   app.setup = [](const Params&, const RunContext&) -> std::unique_ptr<Case> { return nullptr; };
   AppSpec other = app;
   other.name = "other";

@@ -1,4 +1,4 @@
-// The public reducers of src/reduce/atomics.hpp and block_aggregation.hpp inside real Kokkos
+// The public reducers of src/reducers/atomics.hpp and block_aggregation.hpp inside real Kokkos
 // kernels on the default execution space: on a GPU the warp and block algorithms themselves,
 // on a host backend the fallbacks and the (portable) block algorithm.
 //
@@ -13,8 +13,8 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "reduce/atomics.hpp"
-#include "reduce/block_aggregation.hpp"
+#include "reducers/atomics.hpp"
+#include "reducers/block_aggregation.hpp"
 
 namespace kmini {
 namespace {

@@ -214,7 +214,8 @@ struct FakeRun {
     app.name = "demo";
     app.fom = FigureOfMerit{"bandwidth", "GB/s"};
     for (std::size_t i = 0; i < foms.size(); ++i)
-      variants.push_back(VariantSpec{"v" + std::to_string(i), "", 1.0, i == 0});
+      variants.push_back(VariantSpec{"v" + std::to_string(i), "", 1.0,
+                                     i == 0 ? on_device().as_baseline() : on_device()});
     spec.app = &app;
     spec.settings[kLabelKey] = Setting{Value(label), SourceMark{}, true};
     result.spec = &spec;

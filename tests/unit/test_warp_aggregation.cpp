@@ -1,4 +1,4 @@
-// The warp-aggregation algorithms of src/reduce, run on the host warp emulator: the same code the
+// The warp-aggregation algorithms of src/reducers, run on the host warp emulator: the same code the
 // GPU runs, with the grouping, the prefixes and the atomics checked lane by lane.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "reduce/warp_aggregation.hpp"
+#include "reducers/warp_aggregation.hpp"
 #include "support/warp_emulator.hpp"
 
 namespace kmini {

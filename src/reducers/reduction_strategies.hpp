@@ -43,8 +43,8 @@ struct ContiguousChunks {
 // The same work items, each taking every `stride`-th element from its own index: neighbouring
 // work items read neighbouring addresses, so a warp's loads coalesce. Four partial sums keep four
 // loads in flight per thread. The final atomic is added the way `Method` adds: with one atomic per
-// work item on one address the atomics serialise (1.8 ns each on an H100, 0.47 ms for 270K work
-// items), and warp aggregation cuts them 32-fold.
+// work item on one address the atomics serialise, at a cost docs/performance-notes.md (reduce)
+// gives, and warp aggregation cuts them 32-fold.
 template <class T, class Method>
 struct StridedChunks {
   Kokkos::View<const T*> values;

@@ -15,7 +15,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "reduce/warp_aggregation.hpp"
+#include "reducers/warp_aggregation.hpp"
 
 namespace kmini::reduce {
 

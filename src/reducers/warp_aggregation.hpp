@@ -17,7 +17,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "reduce/lane_mask.hpp"
+#include "reducers/lane_mask.hpp"
 
 namespace kmini::reduce::Impl {
 

@@ -14,8 +14,8 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "reduce/cuda_warp.hpp"
-#include "reduce/warp_aggregation.hpp"
+#include "reducers/cuda_warp.hpp"
+#include "reducers/warp_aggregation.hpp"
 
 namespace kmini::reduce {
 
