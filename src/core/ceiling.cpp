@@ -47,6 +47,8 @@ Tree Ceilings::to_tree() const {
     }
     const Kind& kind = kinds.at(ceiling);
     t["bandwidth_GBps"] = kind.gbps;
+    t["set_by"] = kind.set_by;
+    if (datasheet_gbps > 0.0) t["percent_of_datasheet"] = 100.0 * kind.gbps / datasheet_gbps;
     t["method"] = methods.at(ceiling) + ", best of " + std::to_string(repetitions) +
                   " after 1 warm-up, all ranks at once";
     t["ranks"] = ranks;
@@ -62,6 +64,14 @@ Tree Ceilings::to_tree() const {
     t["probes"] = list;
     out[name] = t;
   }
+  Tree datasheet = Tree::map();
+  datasheet["known"] = datasheet_gbps > 0.0;
+  if (datasheet_gbps > 0.0) {
+    datasheet["bandwidth_GBps"] = datasheet_gbps;
+    datasheet["method"] =
+        "2 x memory clock x bus width as the driver reports them, summed over the job's GPUs";
+  }
+  out["datasheet"] = datasheet;
   return out;
 }
 
@@ -92,9 +102,10 @@ std::string probe_input(const AppSpec& app, std::int64_t elements) {
 }  // namespace
 
 Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std::int64_t elements,
-                          int ranks) {
+                          int ranks, double datasheet_gbps) {
   Ceilings ceilings;
   ceilings.ranks = ranks;
+  ceilings.datasheet_gbps = datasheet_gbps;
   const AppSpec* prober = registry.prober();
   if (prober == nullptr) {
     ceilings.reason = "no app of this build probes them";
@@ -125,7 +136,10 @@ Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std
     const double best = r.work.bytes / r.time.min / 1.0e9;
     Ceilings::Kind& kind = ceilings.kinds[*r.variant->traits.probes];
     kind.probes.push_back(Ceilings::Probe{r.variant->name, best, r.validation});
-    kind.gbps = std::max(kind.gbps, best);
+    if (best > kind.gbps) {
+      kind.gbps = best;
+      kind.set_by = r.variant->name;
+    }
   }
   return ceilings;
 }

@@ -25,7 +25,8 @@ struct Ceilings {
     Validation validation;
   };
   struct Kind {
-    double gbps = 0.0;  // the fastest of its probes
+    double gbps = 0.0;   // the fastest of its probes
+    std::string set_by;  // that probe's variant
     std::vector<Probe> probes;
   };
 
@@ -37,6 +38,9 @@ struct Ceilings {
   std::int64_t repetitions = 0;
   std::map<Ceiling, Kind> kinds;
   std::map<Ceiling, std::string> methods;  // how each was measured, in the probing app's words
+  // The job's datasheet memory bandwidth (job_memory_peak_gbps), 0 where unknown: every ceiling
+  // is also given as a share of it, and so is every bandwidth in the report.
+  double datasheet_gbps = 0.0;
 
   bool validated() const;
   std::map<Ceiling, double> by_kind() const;
@@ -50,6 +54,6 @@ std::int64_t default_ceiling_elements(const AppRegistry& registry, const DeviceI
 
 // `elements` 0 skips the probes. Collective over the runner's ranks.
 Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std::int64_t elements,
-                          int ranks);
+                          int ranks, double datasheet_gbps);
 
 }  // namespace kmini

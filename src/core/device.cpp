@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <Kokkos_Core.hpp>
@@ -12,6 +13,7 @@
 #include <cuda_runtime.h>
 #endif
 
+#include "core/comm.hpp"
 #include "core/error.hpp"
 
 namespace kmini {
@@ -93,12 +95,36 @@ DeviceInfo describe_device() {
     std::snprintf(bus, sizeof(bus), "%04x:%02x:%02x.0", prop.pciDomainID, prop.pciBusID,
                   prop.pciDeviceID);
     info.pci_bus_id = bus;
+    int clock_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, info.id) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, info.id) ==
+            cudaSuccess) {
+      info.memory_peak_gbps = 2.0 * clock_khz * 1.0e3 * (bus_bits / 8.0) / 1.0e9;
+    }
+    cudaGetLastError();
     return info;
   }
 #endif
   info.name = cpu_model_name();
   info.memory_bytes = meminfo_bytes("MemTotal");
   return info;
+}
+
+double job_memory_peak_gbps(const Comm& comm, const DeviceInfo& device) {
+  std::map<std::string, double> peaks;  // by host and GPU
+  bool unknown = false;
+  for (const std::string& line : comm.all_gather(host_name() + "/" + device.uuid + "\t" +
+                                                 std::to_string(device.memory_peak_gbps))) {
+    const std::size_t tab = line.rfind('\t');
+    const double peak = std::stod(line.substr(tab + 1));
+    unknown = unknown || !(peak > 0.0);
+    peaks[line.substr(0, tab)] = peak;
+  }
+  if (unknown) return 0.0;
+  double total = 0.0;
+  for (const auto& [gpu, peak] : peaks)
+    total += peak;
+  return total;
 }
 
 double free_device_bytes() {

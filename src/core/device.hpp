@@ -5,6 +5,8 @@
 
 namespace kmini {
 
+class Comm;
+
 struct DeviceInfo {
   std::string execution_space;  // Kokkos' default execution space: "Cuda", "OpenMP", ...
   std::string name;             // "NVIDIA H100 80GB HBM3", or the CPU's model name
@@ -13,6 +15,9 @@ struct DeviceInfo {
   std::string pci_bus_id;       // "0000:19:00.0"
   double memory_bytes = 0.0;    // total device (or host) memory
   int concurrency = 0;          // Kokkos' concurrency of the default execution space
+  // The memory's datasheet bandwidth, 2 x memory clock x bus width as the driver reports them
+  // (HBM and GDDR move two words per clock); 0 where unknown (host backends).
+  double memory_peak_gbps = 0.0;
   bool is_gpu() const { return id >= 0; }
 };
 
@@ -31,6 +36,10 @@ double free_host_bytes();
 // Whether the default execution space allocates in the host's memory (a build without a GPU
 // backend): its device and host needs then draw on the same memory.
 bool device_memory_is_host();
+
+// The job's datasheet memory bandwidth: the sum of memory_peak_gbps over the distinct GPUs its
+// ranks use (ranks sharing a GPU count it once); 0 where a rank's is unknown. Collective.
+double job_memory_peak_gbps(const Comm& comm, const DeviceInfo& device);
 
 // This machine's name.
 std::string host_name();

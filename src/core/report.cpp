@@ -113,6 +113,9 @@ Tree meta_section(const Comm& comm, const DeviceInfo& device, const NodePlacemen
   meta["device"]["name"] = device.name;
   meta["device"]["kind"] = device.is_gpu() ? "gpu" : "host";
   meta["device"]["memory_bytes"] = device.memory_bytes;
+  meta["device"]["memory_peak_GBps"] =
+      optional_number(device.memory_peak_gbps > 0.0 ? std::optional<double>(device.memory_peak_gbps)
+                                                    : std::nullopt);
   const auto ranks = gather_placement(comm, device, placement);
   meta["mpi"]["ranks"] = comm.size();
   meta["mpi"]["ranks_per_node"] = placement.local_size;
@@ -178,6 +181,7 @@ Tree run_section(const RunResult& run) {
     t["fom"]["unit"] = spec.app->fom.unit;
     t["bandwidth_GBps"] = optional_number(r.bandwidth_gbps);
     t["percent_of_ceiling"] = optional_number(r.percent_of_ceiling);
+    t["percent_of_datasheet"] = optional_number(r.percent_of_datasheet);
     t["GFLOPS"] = optional_number(r.gflops);
     if (!spec.app->item_rate.empty()) t[spec.app->item_rate] = optional_number(r.items_per_second);
     t["speedup_vs_baseline"] = optional_number(r.speedup);

@@ -79,8 +79,11 @@ void print_ceilings(std::ostream& out, const Ceilings& ceilings) {
     return;
   }
   for (const auto& [ceiling, kind] : ceilings.kinds) {
-    out << ceiling_name(ceiling) << " ceiling: " << format_significant(kind.gbps, 4)
-        << " GB/s, from";
+    out << ceiling_name(ceiling) << " ceiling: " << format_significant(kind.gbps, 4) << " GB/s";
+    if (ceilings.datasheet_gbps > 0.0)
+      out << " (" << format_significant(100.0 * kind.gbps / ceilings.datasheet_gbps, 3)
+          << "% of the datasheet's " << format_significant(ceilings.datasheet_gbps, 4) << ")";
+    out << ", set by " << kind.set_by << "; from";
     for (const auto& probe : kind.probes) {
       out << " " << probe.variant << " " << format_significant(probe.gbps, 4) << " GB/s ("
           << (probe.validation.passed() ? "PASS" : "FAIL") << ")";
@@ -196,7 +199,8 @@ class RunCommand {
     const Ceilings ceilings = measure_start_ceilings(probe_runner, device);
     print_ceilings(out_, ceilings);
 
-    const std::vector<RunResult> results = run_all(Runner(world_, device, ceilings.by_kind()));
+    const std::vector<RunResult> results =
+        run_all(Runner(world_, device, ceilings.by_kind(), ceilings.datasheet_gbps));
     const std::vector<Headline> headlines = find_headlines(results, input_.reference);
     const Summary summary = summary_of(results, ceilings, headlines);
     const Tree report = report_of(device, placement, ceilings, results, headlines, summary);
@@ -215,7 +219,8 @@ class RunCommand {
             ? options_.ceiling_elements
             : static_cast<std::int64_t>(world_.min(static_cast<double>(
                   default_ceiling_elements(registry_, device, free_device_bytes()))));
-    return measure_ceilings(registry_, probe_runner, elements, world_.size());
+    return measure_ceilings(registry_, probe_runner, elements, world_.size(),
+                            job_memory_peak_gbps(world_, device));
   }
 
   // Every run in turn, each point's rows printed as it ends; stops after an interrupted run.

@@ -96,8 +96,12 @@ std::string nothing_applicable(const RunResult& run) {
   return text;
 }
 
-Runner::Runner(const Comm& comm, const DeviceInfo& device, std::map<Ceiling, double> ceilings)
-    : comm_(comm), device_(device), ceilings_(std::move(ceilings)) {}
+Runner::Runner(const Comm& comm, const DeviceInfo& device, std::map<Ceiling, double> ceilings,
+               double datasheet_gbps)
+    : comm_(comm),
+      device_(device),
+      ceilings_(std::move(ceilings)),
+      datasheet_gbps_(datasheet_gbps) {}
 
 void Runner::check_memory(const RunSpec& run) const {
   const AppSpec& app = *run.app;
@@ -175,6 +179,9 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
       const auto ceiling = ceilings_.find(app.ceiling);
       if (ceiling != ceilings_.end() && ceiling->second > 0.0) {
         result.percent_of_ceiling = 100.0 * *result.bandwidth_gbps / ceiling->second;
+      }
+      if (datasheet_gbps_ > 0.0) {
+        result.percent_of_datasheet = 100.0 * *result.bandwidth_gbps / datasheet_gbps_;
       }
     }
     if (result.work.flops > 0.0) result.gflops = result.work.flops / result.time.median / 1.0e9;

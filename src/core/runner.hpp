@@ -29,6 +29,7 @@ struct VariantResult {
   double fom = 0.0;  // from the median time, in the app's unit
   std::optional<double> bandwidth_gbps;
   std::optional<double> percent_of_ceiling;
+  std::optional<double> percent_of_datasheet;  // of the job's datasheet memory bandwidth
   std::optional<double> gflops;
   std::optional<double> items_per_second;  // where the app names an item rate
   std::optional<double> speedup;           // baseline median time / this median time
@@ -52,7 +53,9 @@ class Runner {
  public:
   // `ceilings`: each kind's aggregate bandwidth over all ranks; a missing or zero entry means not
   // measured.
-  Runner(const Comm& comm, const DeviceInfo& device, std::map<Ceiling, double> ceilings);
+  // `datasheet_gbps`: the job's datasheet memory bandwidth, 0 where unknown.
+  Runner(const Comm& comm, const DeviceInfo& device, std::map<Ceiling, double> ceilings,
+         double datasheet_gbps = 0.0);
 
   // Checks that each point fits in device memory; throws InputError naming the run otherwise.
   void check_memory(const RunSpec& run) const;
@@ -69,6 +72,7 @@ class Runner {
   const Comm& comm_;
   const DeviceInfo& device_;
   std::map<Ceiling, double> ceilings_;
+  double datasheet_gbps_ = 0.0;
 };
 
 // The swept parameters' values at a point of `run`.

@@ -47,13 +47,24 @@ const VariantTable<StreamKernel<T>>& variant_table() {
       {"triad",
        "c = a + scalar * b",
        3.0,
-       on_device(),
+       on_device().probing(Ceiling::copy),
        {&launch_elementwise<T, Triad>, &check_elementwise<T, Triad>}},
       {"dot",
        "sum of a * b, accumulated in double",
        2.0,
        on_device().probing(Ceiling::read),
        {&launch_dot<T>, &check_dot<T>}},
+      {"fill",
+       "c = scalar: writes only",
+       1.0,
+       on_device().probing(Ceiling::copy),
+       {&launch_elementwise<T, Fill>, &check_elementwise<T, Fill>}},
+      {"read",
+       "sum of a, read in 16-byte pieces with several in flight per thread and one reduction "
+       "per block: reads only",
+       1.0,
+       on_device().probing(Ceiling::read),
+       {&launch_read<T>, &check_read<T>}},
   };
   return table;
 }
@@ -100,8 +111,9 @@ AppSpec app_spec() {
   AppSpec app;
   app.name = "stream";
   app.doc =
-      "BabelStream's copy, mul, add, triad and dot over device arrays, and the backend's own "
-      "copy: the memory bandwidth a device sustains, and the probe behind every % of ceiling";
+      "BabelStream's copy, mul, add, triad and dot over device arrays, the backend's own copy, a "
+      "write-only fill and a read-only sum: the memory bandwidth a device sustains, and the "
+      "probes behind every % of ceiling";
   app.params = {
       ParamSpec::integer("elements", std::int64_t{1} << 25, "array length per rank")
           .range(1, 1.0e12)
@@ -114,19 +126,20 @@ AppSpec app_spec() {
   app.byte_model = "weight x elements x sizeof(precision): each array read or written once";
   app.fom = FigureOfMerit{"bandwidth", "GB/s", FigureOfMerit::Quantity::bytes, 1.0e9};
   app.default_repetitions = 10;
-  // The ceilings every report quotes: copy, the faster of the two copies; read, dot. Double
-  // precision, three arrays.
+  // The ceilings every report quotes, each the fastest of its probes: copy, of the two copies,
+  // triad and fill; read, of dot and read. Double precision, three arrays.
   app.probe = CeilingProbe{
       "elements",
       "doubles per array and rank",
       3.0 * sizeof(double),
       "precision: double\n",
       {{Ceiling::copy,
-        "the faster of stream's copy (c = a, a Kokkos kernel) and deep_copy (Kokkos::deep_copy): "
-        "one array read, one written; double, bytes read + written"},
+        "the fastest of stream's copy (c = a, a Kokkos kernel) and deep_copy (Kokkos::deep_copy), "
+        "one array read and one written, triad (c = a + s b), two read and one written, and fill "
+        "(c = s), one written; double, bytes read + written"},
        {Ceiling::read,
-        "stream dot (the sum of a * b): two arrays read, nothing written; double, bytes read + "
-        "written"}}};
+        "the faster of stream's dot (the sum of a * b), two arrays read, and read (the sum of a "
+        "in 16-byte pieces, several in flight per thread), one read; nothing written; double"}}};
   app.device_bytes = [](const Params& params, const Comm& /*comm*/) {
     return 3.0 * static_cast<double>(params.integer("elements")) *
            static_cast<double>(element_bytes(params));

@@ -56,6 +56,19 @@ Validation check_dot(const StreamArrays<T>& arrays) {
                             static_cast<double>(n) * std::ldexp(1.0, -53));
 }
 
+// read's sum of a: a(i) = (1024 + i%1024) / 2^10, so every partial sum of up to 2^33 terms is a
+// multiple of 2^-10 below 2^44, which double holds exactly in any order of addition.
+template <class T>
+Validation check_read(const StreamArrays<T>& arrays) {
+  const auto n = static_cast<std::int64_t>(arrays.a.extent(0));
+  std::int64_t numerator = 0;
+  Kokkos::parallel_reduce(
+      "stream::check_read", HostRange(0, n),
+      [=](std::int64_t i, std::int64_t& sum) { sum += 1024 + i % 1024; }, numerator);
+  const double exact = std::ldexp(static_cast<double>(numerator), -10);
+  return Validation::within("|sum - exact sum|", std::fabs(arrays.dot - exact), 0.0);
+}
+
 // inject_error: one wrong element in c and a wrong dot product, to prove validation catches them.
 template <class T>
 void corrupt_one_result(StreamArrays<T>& arrays) {

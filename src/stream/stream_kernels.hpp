@@ -1,12 +1,16 @@
-// BabelStream's kernels over three Views, in any precision. The element-wise ones all write c,
-// so one poison-and-check scheme validates each of them alone; dot reduces into a double.
+// BabelStream's kernels over three Views, in any precision, and two more for the ceilings (fill,
+// read). The element-wise ones all write c, so one poison-and-check scheme validates each of them
+// alone; dot and read reduce into a double.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
 
 #include <Kokkos_Core.hpp>
+
+#include "core/paired_load.hpp"
 
 namespace kmini::stream {
 
@@ -30,7 +34,7 @@ struct StreamArrays {
   Kokkos::View<T*> b;
   Kokkos::View<T*> c;
   T scalar = static_cast<T>(kScalar);
-  double dot = 0.0;  // the last dot product
+  double dot = 0.0;  // the last dot product, or read's sum
 };
 
 // The element-wise operations: c = op(a, b, scalar).
@@ -59,6 +63,14 @@ struct Triad {
   }
 };
 
+// c = scalar: writes only, the write half of what the memory can do (a copy ceiling probe).
+struct Fill {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION static T apply(T /*a*/, T /*b*/, T s) {
+    return s;
+  }
+};
+
 template <class T, class Op>
 struct ElementwiseFunctor {
   Kokkos::View<const T*> a;
@@ -76,6 +88,40 @@ struct DotFunctor {
   Kokkos::View<const T*> b;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& sum) const {
     sum += static_cast<double>(a(i) * b(i));
+  }
+};
+
+// The sum of a, read the way a read-bandwidth ceiling must be: every work item strides through a
+// in 16-byte pieces with kInFlight of them loaded before any is added, and the backend's
+// reduction adds the items up once per block. The other reads of kmini (dot, the reduce app's
+// chunk_strided_warp) are bounded by this, so no read reports more than 100% of it.
+template <class T>
+struct ReadFunctor {
+  static constexpr int kPerPiece = 16 / sizeof(T);
+  static constexpr int kInFlight = 4;
+  Kokkos::View<const T*> a;
+  std::int64_t items = 1;  // the work items, each a strided share of the pieces
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t item, double& sum) const {
+    const std::int64_t n = static_cast<std::int64_t>(a.extent(0)), pieces = n / kPerPiece;
+    std::int64_t piece = item;
+    for (; piece + (kInFlight - 1) * items < pieces; piece += kInFlight * items) {
+      T values[kInFlight][kPerPiece];
+      for (int k = 0; k < kInFlight; ++k)
+        load_16_bytes(a.data() + (piece + k * items) * kPerPiece, values[k]);
+      for (int k = 0; k < kInFlight; ++k)
+        for (int j = 0; j < kPerPiece; ++j)
+          sum += static_cast<double>(values[k][j]);
+    }
+    for (; piece < pieces; piece += items) {
+      T values[kPerPiece];
+      load_16_bytes(a.data() + piece * kPerPiece, values);
+      for (int j = 0; j < kPerPiece; ++j)
+        sum += static_cast<double>(values[j]);
+    }
+    if (item == 0)
+      for (std::int64_t i = pieces * kPerPiece; i < n; ++i)
+        sum += static_cast<double>(a(i));
   }
 };
 
@@ -114,6 +160,16 @@ void launch_dot(StreamArrays<T>& arrays, const std::string& name) {
   double sum = 0.0;
   Kokkos::parallel_reduce(name, range_of(static_cast<std::int64_t>(arrays.a.extent(0))),
                           DotFunctor<T>{arrays.a, arrays.b}, sum);
+  arrays.dot = sum;
+}
+
+// One wave of work items: as many as the backend runs threads at once.
+template <class T>
+void launch_read(StreamArrays<T>& arrays, const std::string& name) {
+  const std::int64_t items =
+      std::max<std::int64_t>(1, Kokkos::DefaultExecutionSpace().concurrency());
+  double sum = 0.0;
+  Kokkos::parallel_reduce(name, range_of(items), ReadFunctor<T>{arrays.a, items}, sum);
   arrays.dot = sum;
 }
 
