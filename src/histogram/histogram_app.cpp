@@ -9,6 +9,10 @@
 #include <optional>
 #include <type_traits>
 
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
 #include "core/choice.hpp"
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
@@ -42,13 +46,33 @@ const Choice<Distribution>& distribution_choice() {
   return choice;
 }
 
-// Large teams suit int bins (fewer teams zero and merge fewer sub-histograms), small ones double
-// bins (fewer threads contend on each shared-memory double): docs/performance-notes.md,
-// histogram.
+// Teams of 256 read at the memory's speed at every bin count tried, in int and in double bins,
+// which privatized counts alike (docs/performance-notes.md, histogram).
 int privatized_team_size(const Params& params) {
   const auto requested = static_cast<int>(params.integer("privatized_team_size"));
-  if (requested > 0) return requested;
-  return bin_type_choice().of(params) == BinType::int_bins ? 1024 : 128;
+  return requested > 0 ? requested : 256;
+}
+
+// How many teams of `threads`, each with `scratch` bytes, the device holds at once: privatized
+// launches one wave, since every team zeroes and merges all its bins.
+Index teams_in_one_wave(Index threads, std::size_t scratch) {
+  Index teams = std::max<Index>(1, Kokkos::DefaultExecutionSpace().concurrency() / threads);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
+    int device = 0, sms = 0, shared = 0;
+    if (cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) ==
+            cudaSuccess) {
+      // Each block's shared memory also holds about 1 KiB the runtime reserves.
+      const Index by_scratch = static_cast<Index>(sms) *
+                               (static_cast<Index>(shared) / static_cast<Index>(scratch + 1024));
+      teams = std::min(teams, std::max<Index>(sms, by_scratch));
+    }
+    cudaGetLastError();
+  }
+#endif
+  return teams;
 }
 
 // How a variant adds the samples into bins. Every variant makes the same histogram; they differ
@@ -291,7 +315,7 @@ void HistogramCase<Bin>::run_scatter_view() {
 
 template <class Bin>
 std::string HistogramCase<Bin>::privatized_not_applicable() const {
-  const std::size_t needed = static_cast<std::size_t>(bins_) * sizeof(Bin);
+  const std::size_t needed = PrivatizedPerTeam<Bin>::scratch_bytes(bins_);
   const int most = Kokkos::TeamPolicy<>(1, 1).scratch_size_max(0);
   if (needed <= static_cast<std::size_t>(most)) return "";
   return std::to_string(bins_) + " bins need " + std::to_string(needed) +
@@ -302,12 +326,15 @@ template <class Bin>
 void HistogramCase<Bin>::run_privatized() {
   Kokkos::deep_copy(histogram_, Bin(0));
   const Index n = static_cast<Index>(samples_.extent(0));
-  const std::size_t scratch = static_cast<std::size_t>(bins_) * sizeof(Bin);
+  const std::size_t scratch = PrivatizedPerTeam<Bin>::scratch_bytes(bins_);
   const Index threads = team_size_for_scratch(privatized_team_size_, scratch);
-  // Enough teams to fill the device once: each merges all its bins, so more would cost more.
-  const Index filling = std::max<Index>(1, Kokkos::DefaultExecutionSpace().concurrency() / threads);
+  // One wave, and no more teams than the sample pairs keep busy; but enough that no team's
+  // 32-bit counters see 2^31 samples.
+  const Index most_per_team = Index{1} << 31;
   const Index league = std::max<Index>(
-      1, std::min(filling, (n + threads * kSamplesPerThread - 1) / (threads * kSamplesPerThread)));
+      (n + most_per_team - 1) / most_per_team,
+      std::max<Index>(
+          1, std::min(teams_in_one_wave(threads, scratch), (n / 2 + threads - 1) / threads)));
   Kokkos::parallel_for("histogram::privatized", team_policy(league, privatized_team_size_, scratch),
                        PrivatizedPerTeam<Bin>{samples_, histogram_, bins_});
 }
@@ -443,8 +470,8 @@ AppSpec app_spec() {
           .range(1, 1024)
           .sweepable(),
       ParamSpec::integer("privatized_team_size", 0,
-                         "threads per team of privatized (and auto); 0: 1024 for int bins, 128 "
-                         "for double bins; lowered to what the backend allows")
+                         "threads per team of privatized (and auto); 0: 256; lowered to what the "
+                         "backend allows")
           .range(0, 1024)
           .sweepable(),
   };
