@@ -79,10 +79,11 @@ std::int64_t default_ceiling_elements(const AppRegistry& registry, const DeviceI
                                       double free_bytes) {
   const AppSpec* prober = registry.prober();
   if (prober == nullptr) return 0;
-  // BabelStream's rule: arrays far larger than the last-level cache. 2^27 elements (1 GiB per
-  // array of doubles) on a GPU, 2^25 (256 MiB) on a host; never more than a quarter of free
-  // memory.
-  const std::int64_t wanted = device.is_gpu() ? (std::int64_t{1} << 27) : (std::int64_t{1} << 25);
+  // BabelStream's rule: arrays far larger than the last-level cache. 2^28 elements (2 GiB per
+  // array of doubles) on a GPU, the procurement suite's stream size, so that a run that size
+  // amortises its launches no better than the probes do; 2^25 (256 MiB) on a host; never more
+  // than a quarter of free memory.
+  const std::int64_t wanted = device.is_gpu() ? (std::int64_t{1} << 28) : (std::int64_t{1} << 25);
   const auto fitting = static_cast<std::int64_t>(free_bytes / 4.0 / prober->probe->bytes_per_unit);
   return std::max<std::int64_t>(1024, std::min(wanted, fitting));
 }

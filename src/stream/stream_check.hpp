@@ -66,17 +66,23 @@ Validation check_read(const StreamArrays<T>& arrays) {
       "stream::check_read", HostRange(0, n),
       [=](std::int64_t i, std::int64_t& sum) { sum += 1024 + i % 1024; }, numerator);
   const double exact = std::ldexp(static_cast<double>(numerator), -10);
-  return Validation::within("|sum - exact sum|", std::fabs(arrays.dot - exact), 0.0);
+  double sum = 0.0;
+  Kokkos::deep_copy(sum, arrays.sum_on_device);
+  return Validation::within("|sum - exact sum|", std::fabs(sum - exact), 0.0);
 }
 
-// inject_error: one wrong element in c and a wrong dot product, to prove validation catches them.
+// inject_error: one wrong element in c and a wrong dot product and sum, to prove validation
+// catches them.
 template <class T>
 void corrupt_one_result(StreamArrays<T>& arrays) {
   const auto c = arrays.c;
+  const auto sum = arrays.sum_on_device;
   const std::int64_t middle = static_cast<std::int64_t>(c.extent(0)) / 2;
   Kokkos::parallel_for(
-      "stream::inject_error", range_of(1),
-      KOKKOS_LAMBDA(std::int64_t) { c(middle) = c(middle) * T(2) + T(1); });
+      "stream::inject_error", range_of(1), KOKKOS_LAMBDA(std::int64_t) {
+        c(middle) = c(middle) * T(2) + T(1);
+        sum() += 1.0;
+      });
   Kokkos::fence();
   arrays.dot += 1.0;
 }

@@ -1,6 +1,6 @@
 // BabelStream's kernels over three Views, in any precision, and two more for the ceilings (fill,
 // read). The element-wise ones all write c, so one poison-and-check scheme validates each of them
-// alone; dot and read reduce into a double.
+// alone; dot and read reduce into a double, read on the device.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/paired_load.hpp"
+#include "reducers/atomics.hpp"
 
 namespace kmini::stream {
 
@@ -34,7 +35,8 @@ struct StreamArrays {
   Kokkos::View<T*> b;
   Kokkos::View<T*> c;
   T scalar = static_cast<T>(kScalar);
-  double dot = 0.0;  // the last dot product, or read's sum
+  double dot = 0.0;                                   // the last dot product, or read's sum
+  Kokkos::View<double> sum_on_device{"stream::sum"};  // read's atomics add into it
 };
 
 // The element-wise operations: c = op(a, b, scalar).
@@ -92,18 +94,21 @@ struct DotFunctor {
 };
 
 // The sum of a, read the way a read-bandwidth ceiling must be: every work item strides through a
-// in 16-byte pieces with kInFlight of them loaded before any is added, and the backend's
-// reduction adds the items up once per block. The other reads of kmini (dot, the reduce app's
-// chunk_strided_warp) are bounded by this, so no read reports more than 100% of it.
+// in 16-byte pieces with kInFlight of them loaded before any is added, and adds its share with a
+// warp-aggregated atomic, as the reduce app's chunk_strided_warp does (a Kokkos parallel_reduce
+// read slower on the H100: docs/performance-notes.md, stream). The other reads of kmini (dot,
+// the reduce app's variants) are bounded by this, so no read reports more than 100% of it.
 template <class T>
 struct ReadFunctor {
   static constexpr int kPerPiece = 16 / sizeof(T);
   static constexpr int kInFlight = 4;
   Kokkos::View<const T*> a;
+  Kokkos::View<double> sum;
   std::int64_t items = 1;  // the work items, each a strided share of the pieces
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t item, double& sum) const {
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t item) const {
     const std::int64_t n = static_cast<std::int64_t>(a.extent(0)), pieces = n / kPerPiece;
+    double partial = 0.0;
     std::int64_t piece = item;
     for (; piece + (kInFlight - 1) * items < pieces; piece += kInFlight * items) {
       T values[kInFlight][kPerPiece];
@@ -111,17 +116,18 @@ struct ReadFunctor {
         load_16_bytes(a.data() + (piece + k * items) * kPerPiece, values[k]);
       for (int k = 0; k < kInFlight; ++k)
         for (int j = 0; j < kPerPiece; ++j)
-          sum += static_cast<double>(values[k][j]);
+          partial += static_cast<double>(values[k][j]);
     }
     for (; piece < pieces; piece += items) {
       T values[kPerPiece];
       load_16_bytes(a.data() + piece * kPerPiece, values);
       for (int j = 0; j < kPerPiece; ++j)
-        sum += static_cast<double>(values[j]);
+        partial += static_cast<double>(values[j]);
     }
     if (item == 0)
       for (std::int64_t i = pieces * kPerPiece; i < n; ++i)
-        sum += static_cast<double>(a(i));
+        partial += static_cast<double>(a(i));
+    reduce::WarpMatchAtomic::add(sum.data(), partial);
   }
 };
 
@@ -163,14 +169,15 @@ void launch_dot(StreamArrays<T>& arrays, const std::string& name) {
   arrays.dot = sum;
 }
 
-// One wave of work items: as many as the backend runs threads at once.
+// One wave of work items: as many as the backend runs threads at once. The sum stays on the
+// device, where check_read reads it: copying one double back is no part of a read bandwidth.
 template <class T>
 void launch_read(StreamArrays<T>& arrays, const std::string& name) {
   const std::int64_t items =
       std::max<std::int64_t>(1, Kokkos::DefaultExecutionSpace().concurrency());
-  double sum = 0.0;
-  Kokkos::parallel_reduce(name, range_of(items), ReadFunctor<T>{arrays.a, items}, sum);
-  arrays.dot = sum;
+  Kokkos::deep_copy(Kokkos::DefaultExecutionSpace(), arrays.sum_on_device, 0.0);
+  Kokkos::parallel_for(name, range_of(items),
+                       ReadFunctor<T>{arrays.a, arrays.sum_on_device, items});
 }
 
 template <class T>
