@@ -255,22 +255,25 @@ TEST(Commands, ShippedInputsAreValid) {
   const std::filesystem::path inputs = std::filesystem::path(KMINI_SOURCE_DIR) / "inputs";
   for (const auto& entry : std::filesystem::recursive_directory_iterator(inputs)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".yaml") continue;
-    // An input for N ranks (himeno's ranks: [px, py, pz]) is checked as it will run, under a
-    // launcher that starts N processes: kmini check reads the count from its environment.
+    // An input for N ranks (himeno's ranks: [px, py, pz], at the top or in a suite's runs, all
+    // of one count) is checked as it will run, under a launcher that starts N processes: kmini
+    // check reads the count from its environment.
     std::vector<std::string> command{"check", entry.path().string()};
     const std::string text = testing::read_file(entry.path().string());
-    const std::smatch ranks = [&] {
-      std::smatch m;
-      std::regex_search(text, m, std::regex(R"(\nranks: \[(\d+), (\d+), (\d+)\])"));
-      return m;
-    }();
-    if (!ranks.empty()) {
-      const int processes = std::stoi(ranks[1]) * std::stoi(ranks[2]) * std::stoi(ranks[3]);
+    const std::regex ranks_line(R"(\n *ranks: \[(\d+), (\d+), (\d+)\])");
+    int processes = 0;
+    for (std::sregex_iterator m(text.begin(), text.end(), ranks_line), end; m != end; ++m) {
+      const int count = std::stoi((*m)[1]) * std::stoi((*m)[2]) * std::stoi((*m)[3]);
+      EXPECT_TRUE(processes == 0 || processes == count)
+          << entry.path() << ": runs for " << processes << " and " << count << " ranks";
+      processes = count;
+    }
+    if (processes > 0) {
       command = {"env", "OMPI_COMM_WORLD_SIZE=" + std::to_string(processes),
                  testing::kmini_binary(), "check", entry.path().string()};
     }
     testing::prepare_environment();
-    const ProcessResult r = ranks.empty() ? kmini(command) : testing::run_process(command);
+    const ProcessResult r = processes == 0 ? kmini(command) : testing::run_process(command);
     EXPECT_EQ(r.exit_code, 0) << entry.path() << ": " << r.err;
     ++checked;
   }
