@@ -60,8 +60,8 @@ const VariantTable<StreamKernel<T>>& variant_table() {
        on_device().probing(Ceiling::copy),
        {&launch_elementwise<T, Fill>, &check_elementwise<T, Fill>}},
       {"read",
-       "sum of a, read in 16-byte pieces with several in flight per thread and one reduction "
-       "per block: reads only",
+       "sum of a, read in 16-byte pieces, four in flight per thread, added by one "
+       "warp-aggregated atomic per warp: reads only",
        1.0,
        on_device().probing(Ceiling::read),
        {&launch_read<T>, &check_read<T>}},

@@ -39,17 +39,23 @@ Validation check_elementwise(const StreamArrays<T>& arrays) {
                             2.0 * std::numeric_limits<T>::epsilon());
 }
 
-// The dot product's exact value: a(i) * b(i) = (1024 + i%1024)(1024 - i%509) / 2^19, so the sum
-// is an integer over 2^19, summed exactly in 64-bit integers.
+// The sum over i < n of term(i) / 2^shift, exactly: each term(i) is an integer, and they are
+// summed in 64-bit integers.
+template <class Term>
+double exact_sum(const char* name, std::int64_t n, Term term, int shift) {
+  std::int64_t numerator = 0;
+  Kokkos::parallel_reduce(
+      name, HostRange(0, n), [=](std::int64_t i, std::int64_t& sum) { sum += term(i); }, numerator);
+  return std::ldexp(static_cast<double>(numerator), -shift);
+}
+
+// The dot product's exact value: a(i) * b(i) = (1024 + i%1024)(1024 - i%509) / 2^19.
 template <class T>
 Validation check_dot(const StreamArrays<T>& arrays) {
   const auto n = static_cast<std::int64_t>(arrays.a.extent(0));
-  std::int64_t numerator = 0;
-  Kokkos::parallel_reduce(
-      "stream::check_dot", HostRange(0, n),
-      [=](std::int64_t i, std::int64_t& sum) { sum += (1024 + i % 1024) * (1024 - i % 509); },
-      numerator);
-  const double exact = std::ldexp(static_cast<double>(numerator), -19);
+  const double exact = exact_sum(
+      "stream::check_dot", n, [](std::int64_t i) { return (1024 + i % 1024) * (1024 - i % 509); },
+      19);
   const double error = std::fabs(arrays.dot - exact) / exact;
   // Recursive summation in double of n terms errs by at most n * 2^-53 relative.
   return Validation::within("relative error vs exact sum", error,
@@ -61,11 +67,8 @@ Validation check_dot(const StreamArrays<T>& arrays) {
 template <class T>
 Validation check_read(const StreamArrays<T>& arrays) {
   const auto n = static_cast<std::int64_t>(arrays.a.extent(0));
-  std::int64_t numerator = 0;
-  Kokkos::parallel_reduce(
-      "stream::check_read", HostRange(0, n),
-      [=](std::int64_t i, std::int64_t& sum) { sum += 1024 + i % 1024; }, numerator);
-  const double exact = std::ldexp(static_cast<double>(numerator), -10);
+  const double exact = exact_sum(
+      "stream::check_read", n, [](std::int64_t i) { return 1024 + i % 1024; }, 10);
   double sum = 0.0;
   Kokkos::deep_copy(sum, arrays.sum_on_device);
   return Validation::within("|sum - exact sum|", std::fabs(sum - exact), 0.0);
