@@ -196,6 +196,7 @@ class HfCase : public Case {
     builder_->set_threshold_scale(1.0);
     const auto start = std::chrono::steady_clock::now();
     build_g(variant, results_.at(variant.index).density, g_);
+    repeat_phases_ = last_build_phases_;
     fastest_repeat_ = std::min(
         fastest_repeat_,
         comm_.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
@@ -298,6 +299,13 @@ class HfCase : public Case {
          "in the fastest G build from the converged density"},
         {"basis_functions", static_cast<double>(basis_.functions), ""},
     };
+    if (comm_.size() > 1) {
+      // The last G build from the converged density: the ranks' own shares, fastest and
+      // slowest (their spread is the load imbalance), and the slowest rank's sum of G.
+      out.push_back({"rank_build_seconds_min", comm_.min(repeat_phases_.own), "s"});
+      out.push_back({"rank_build_seconds_max", comm_.max(repeat_phases_.own), "s"});
+      out.push_back({"g_sum_seconds", comm_.max(repeat_phases_.sum), "s"});
+    }
     if (setup_.screening == Screening::density) {
       std::vector<double> largest;
       for (const BuildRow& row : rows)
@@ -346,18 +354,25 @@ class HfCase : public Case {
 
  private:
   // G from `density` by the variant's update, summed over ranks.
+  // Times this rank's share and the sum into last_build_phases_.
   void build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& density,
                const Matrix<DeviceMemory>& g) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
     if (const GBuildChoice update = variant_table().action(variant)) {
       builder_->build(*update, density, g);
     } else {
       auto_->build(*builder_, density, g);
     }
+    Kokkos::fence();
+    const auto built = Clock::now();
     if (comm_.size() > 1) {
       auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g);
       comm_.sum_in_place(host.data(), host.size());
       Kokkos::deep_copy(g, host);
     }
+    last_build_phases_.own = std::chrono::duration<double>(built - start).count();
+    last_build_phases_.sum = std::chrono::duration<double>(Clock::now() - built).count();
   }
 
   // The builder's latest build, over all ranks.
@@ -372,7 +387,16 @@ class HfCase : public Case {
     return row;
   }
 
+  // One G build's host time on this rank: its own share of the quartets, and the sum of G over
+  // the ranks (which waits for the slowest share).
+  struct BuildPhases {
+    double own = 0.0;
+    double sum = 0.0;
+  };
+
   const Comm& comm_;
+  BuildPhases last_build_phases_;
+  BuildPhases repeat_phases_;  // the last repetition's
   HfSetup setup_;
   MolecularBasis basis_;
   OneElectronMatrices one_electron_;

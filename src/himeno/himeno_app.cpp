@@ -382,11 +382,25 @@ class HimenoCase final : public Case {
     if (solver_ && !setup_.decomposition.single()) {
       // 1 where the faces along i travelled while the sweep ran; 0 where the two took turns.
       out.push_back({"halo_overlapped", solver_->halo_overlapped() ? 1.0 : 0.0, ""});
+      add_phase_metrics(out);
     }
     return out;
   }
 
  private:
+  // The last repetition's host time per iteration, in the halo exchange's calls and in gosa's
+  // allreduce (the slowest rank's), and each rank's own share (the time outside the allreduce:
+  // its fastest and slowest rank), where scaling's losses show. Collective.
+  void add_phase_metrics(std::vector<Metric>& out) const {
+    const PhaseSeconds phases = solver_->phase_seconds();
+    if (phases.iterations == 0) return;
+    const double per = 1.0 / static_cast<double>(phases.iterations);
+    out.push_back({"exchange_seconds_per_iteration", comm_.max(phases.exchange) * per, "s"});
+    out.push_back({"allreduce_seconds_per_iteration", comm_.max(phases.allreduce) * per, "s"});
+    out.push_back({"rank_busy_seconds_per_iteration_min", comm_.min(phases.busy()) * per, "s"});
+    out.push_back({"rank_busy_seconds_per_iteration_max", comm_.max(phases.busy()) * per, "s"});
+  }
+
   const ReferenceResult<T>& reference(std::int64_t iterations) {
     auto found = references_.find(iterations);
     if (found == references_.end()) {

@@ -12,6 +12,7 @@
 //   HostLoops            the whole iteration on the host, one thread or OpenMP (patterns 5, 6)
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -60,6 +61,18 @@ struct SolverSetup {
 template <class T>
 using HostArray = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
+// Where one rank's host time went in its latest iterate(): all of it, and the parts spent in the
+// halo exchange's calls and in the allreduce of gosa. The allreduce returns when the slowest
+// rank arrives, so busy() = total - allreduce is what a rank did itself; its spread over the
+// ranks is the load imbalance.
+struct PhaseSeconds {
+  std::int64_t iterations = 0;
+  double total = 0.0;
+  double exchange = 0.0;
+  double allreduce = 0.0;
+  double busy() const { return total - allreduce; }
+};
+
 template <class T>
 class Solver {
  public:
@@ -75,6 +88,8 @@ class Solver {
   // Whether the exchange of the faces along i ran beside the sweep, on a second execution space
   // instance.
   virtual bool halo_overlapped() const { return false; }
+  // The latest iterate()'s phases; zero where the solver exchanges nothing.
+  virtual PhaseSeconds phase_seconds() const { return {}; }
 };
 
 // Launches a team sweep with a team of the tile's thread count, or as many as the backend takes
@@ -285,15 +300,18 @@ class SolverOn final : public Solver<T> {
     double gosa = 0.0;
     const T omega = static_cast<T>(setup_.omega);
     const ExecutionSpace space;
+    phases_ = PhaseSeconds{};
+    phases_.iterations = n;
+    const Clock::time_point start = Clock::now();
     for (std::int64_t iteration = 0; iteration < n; ++iteration) {
       gosa_.begin();
       const SweepArrays<T, Memory> arrays(fields_, omega);
       if (overlaps_halo()) {
         sweep_beside_first_exchange(space, arrays);
-        halo_.exchange(space, fields_.wrk2.view, 1);
+        timed(phases_.exchange, [&] { halo_.exchange(space, fields_.wrk2.view, 1); });
       } else {
         team_size_ = gosa_.launch(space, arrays, setup_.sweep);
-        halo_.exchange(space, fields_.wrk2.view);
+        timed(phases_.exchange, [&] { halo_.exchange(space, fields_.wrk2.view); });
       }
       if (setup_.swap) {
         std::swap(fields_.p, fields_.wrk2);
@@ -304,9 +322,14 @@ class SolverOn final : public Solver<T> {
       if (Gosa::kReadBackEveryIteration || !single || iteration + 1 == n) {
         gosa = gosa_.collect();
       }
-      if (!single) MPI_Allreduce(MPI_IN_PLACE, &gosa, 1, MPI_DOUBLE, MPI_SUM, setup_.comm);
+      if (!single) {
+        timed(phases_.allreduce,
+              [&] { MPI_Allreduce(MPI_IN_PLACE, &gosa, 1, MPI_DOUBLE, MPI_SUM, setup_.comm); });
+      }
       progress::step("iteration", iteration + 1, n);
     }
+    Kokkos::fence();
+    phases_.total = seconds_since(start);
     return gosa;
   }
 
@@ -318,8 +341,21 @@ class SolverOn final : public Solver<T> {
   bool halo_overlapped() const override {
     return overlaps_halo() && SideInstance<ExecutionSpace>::concurrent;
   }
+  PhaseSeconds phase_seconds() const override { return phases_; }
 
  private:
+  using Clock = std::chrono::steady_clock;
+  static double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  // Runs `call`, adding its host time to `sum`.
+  template <class Call>
+  static void timed(double& sum, const Call& call) {
+    const Clock::time_point start = Clock::now();
+    call();
+    sum += seconds_since(start);
+  }
+
   bool overlaps_halo() const { return setup_.overlap_halo && halo_.splits(0); }
 
   // The planes whose faces go to the neighbours along i (1 and ni) are swept first, on the side
@@ -334,7 +370,7 @@ class SolverOn final : public Solver<T> {
     if (ni > 1) gosa_.launch(side, arrays.planes(ni, 1), setup_.sweep);
     halo_.pack(side, fields_.wrk2.view, 0);
     if (ni > 2) gosa_.launch(space, arrays.planes(2, ni - 2), setup_.sweep);
-    halo_.transfer(side, fields_.wrk2.view, 0);
+    timed(phases_.exchange, [&] { halo_.transfer(side, fields_.wrk2.view, 0); });
   }
 
   SolverSetup setup_;
@@ -344,6 +380,7 @@ class SolverOn final : public Solver<T> {
   Gosa gosa_;
   int copied_planes_[2] = {1, 1};  // first and last
   int team_size_ = 0;
+  PhaseSeconds phases_;
 };
 
 template <class T, class ExecutionSpace, class Gosa>

@@ -97,6 +97,15 @@ TEST(HfRanks, EveryVariantGivesTheOneRankEnergy) {
         ASSERT_EQ(result["status"].as<std::string>(), "ran");
         EXPECT_EQ(result["validation"]["status"].as<std::string>(), "PASS") << result["validation"];
         const RankIndependent here = rank_independent(result);
+        // Split runs time each rank's share and the sum of G: ordered, and within the build.
+        EXPECT_EQ(result["metrics"]["g_sum_seconds"].IsDefined(), ranks > 1);
+        if (ranks > 1) {
+          EXPECT_GT(metric(result, "g_sum_seconds"), 0.0);
+          EXPECT_GT(metric(result, "rank_build_seconds_min"), 0.0);
+          EXPECT_LE(metric(result, "rank_build_seconds_min"),
+                    metric(result, "rank_build_seconds_max"));
+          EXPECT_LE(metric(result, "rank_build_seconds_max"), result["time_s"]["max"].as<double>());
+        }
         if (ranks == 1) {
           one_rank.back().push_back(here);
           continue;

@@ -79,6 +79,20 @@ std::map<std::string, Sums> run_on(int ranks, const std::string& extra,
         res["point"]["halo_exchange"].as<std::string>() == "after_sweep") {
       EXPECT_EQ(metrics["halo_overlapped"]["value"].as<double>(), 0.0);
     }
+    // Where a split run's time went, per iteration of its last repetition: the exchange is
+    // part of a rank's own share, and no rank's share exceeds the slowest repetition's.
+    EXPECT_EQ(metrics["exchange_seconds_per_iteration"].IsDefined(), ranks > 1);
+    if (ranks > 1) {
+      const auto value = [&](const char* name) { return metrics[name]["value"].as<double>(); };
+      const double slowest = res["time_s"]["max"].as<double>() / value("iterations_per_repetition");
+      EXPECT_GT(value("exchange_seconds_per_iteration"), 0.0);
+      EXPECT_GT(value("allreduce_seconds_per_iteration"), 0.0);
+      EXPECT_LE(value("rank_busy_seconds_per_iteration_min"),
+                value("rank_busy_seconds_per_iteration_max"));
+      EXPECT_LE(value("exchange_seconds_per_iteration"),
+                value("rank_busy_seconds_per_iteration_max"));
+      EXPECT_LE(value("rank_busy_seconds_per_iteration_max"), slowest);
+    }
     sums[key] =
         Sums{metrics["gosa"]["value"].as<double>(), metrics["p_checksum"]["value"].as<double>()};
   }
