@@ -31,6 +31,9 @@ std::vector<std::string> split_words(const std::string& line);
 // Quotes a user-supplied word for messages: 'word'.
 std::string quoted(const std::string& word);
 
+// Whether a and b are the same letters, upper and lower case alike (ASCII).
+bool same_ignoring_case(const std::string& a, const std::string& b);
+
 // Why `text` cannot go into a report (the YAML and JSON readers reject it): "byte 0xff at 4,
 // which is not UTF-8" or "control character 0x07 at 2"; "" when it is valid UTF-8 without
 // control characters (positions count bytes from 1).

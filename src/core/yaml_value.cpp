@@ -237,11 +237,11 @@ class ScalarParser {
     return path(node);
   }
 
-  // A name from the choices, else a file that must exist.
+  // A name from the choices, in any letter case, else a file that must exist.
   Value name_or_path(const YAML::Node& node) const {
     if (!node.IsScalar() || node.Scalar().empty()) mismatch(node);
     for (const auto& choice : spec_.choices) {
-      if (choice == node.Scalar()) return choice;
+      if (same_ignoring_case(choice, node.Scalar())) return choice;
     }
     return path(node);
   }

@@ -237,9 +237,14 @@ std::string missing_element_problem(const BasisSet& basis, const std::vector<int
   return "";
 }
 
-std::string unsupported_shell_problem(const BasisSet& basis, int max_l) {
-  for (const auto& [z, shells] : basis.shells_of_element) {
-    for (const Shell& shell : shells) {
+std::string unsupported_shell_problem(const BasisSet& basis, const std::vector<int>& atomic_numbers,
+                                      int max_l) {
+  std::vector<int> elements = atomic_numbers;
+  std::sort(elements.begin(), elements.end());
+  for (const int z : elements) {
+    const auto found = basis.shells_of_element.find(z);
+    if (found == basis.shells_of_element.end()) continue;
+    for (const Shell& shell : found->second) {
       if (shell.l > max_l) {
         return "the basis set " + basis.name + " has " + shell_letter(shell.l) + " functions for " +
                element_symbol(z) + ", and " + shell_letter(shell.l) +

@@ -40,7 +40,9 @@ BasisSet read_gaussian94(const std::string& path);
 // it lacks.
 std::string missing_element_problem(const BasisSet& basis, const std::vector<int>& atomic_numbers);
 
-// "" when no shell has l > max_l; otherwise a message naming the lightest element that has one.
-std::string unsupported_shell_problem(const BasisSet& basis, int max_l);
+// "" when no shell of the given elements has l > max_l; otherwise a message naming the lightest
+// of them that has one. Elements the basis lacks are missing_element_problem's to report.
+std::string unsupported_shell_problem(const BasisSet& basis, const std::vector<int>& atomic_numbers,
+                                      int max_l);
 
 }  // namespace kmini::hf

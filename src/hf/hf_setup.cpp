@@ -29,7 +29,15 @@ const HfChoices& choices() {
 }  // namespace
 
 std::vector<std::string> shipped_basis_sets() {
-  return {"sto-3g", "6-31g"};
+  return {"sto-3g", "6-31g", "6-31g*", "6-31g**", "cc-pvdz"};
+}
+
+// inputs/basis/FILE.gbs of a shipped set: each '*' of its name is "-star" in the file's.
+std::string shipped_basis_file(const std::string& name) {
+  std::string stem;
+  for (const char c : name)
+    stem += c == '*' ? std::string("-star") : std::string(1, c);
+  return data_file("basis/" + stem + ".gbs");
 }
 
 std::vector<ParamSpec> hf_params() {
@@ -42,8 +50,11 @@ std::vector<ParamSpec> hf_params() {
                              "the molecule inline instead of an xyz file: one 'Symbol x y z' per "
                              "item, coordinates in units"),
       ParamSpec::name_or_path("basis", "sto-3g", shipped_basis_sets(),
-                              "a shipped basis set (inputs/basis/NAME.gbs) or a Gaussian94 file "
-                              "with s, p and SP shells")
+                              "a shipped basis set, by its name in any letter case "
+                              "(inputs/basis/, a '*' written -star in the file's name), or a "
+                              "Gaussian94 file; kmini's integrals take s, p and SP shells, so the "
+                              "sets with d shells (6-31g*, 6-31g**, cc-pvdz) are refused with exit "
+                              "2 on molecules whose atoms carry them")
           .sweepable(),
       ParamSpec::integer("charge", 0,
                          "the molecule's total charge; the electron count must be even"),
@@ -143,9 +154,14 @@ HfSetup read_setup(const Params& params) {
   const std::string& basis = params.string("basis");
   setup.basis_file = basis;
   try {
+    bool shipped = false;
     for (const auto& name : shipped_basis_sets())
-      if (basis == name) setup.basis_file = data_file("basis/" + name + ".gbs");
+      if (basis == name) {
+        setup.basis_file = shipped_basis_file(name);
+        shipped = true;
+      }
     setup.basis = read_gaussian94(setup.basis_file);
+    if (shipped) setup.basis.name = basis;  // "6-31g*", not its file's "6-31g-star"
   } catch (const InputError& e) {
     params.reject("basis", e.what());
   }
@@ -154,7 +170,7 @@ HfSetup read_setup(const Params& params) {
     elements.push_back(atom.atomic_number);
   if (const std::string problem = missing_element_problem(setup.basis, elements); !problem.empty())
     params.reject("basis", problem);
-  if (const std::string problem = unsupported_shell_problem(setup.basis, kMaxShellL);
+  if (const std::string problem = unsupported_shell_problem(setup.basis, elements, kMaxShellL);
       !problem.empty())
     params.reject("basis", problem + "; kmini's integrals cover s and p shells only");
 

@@ -834,6 +834,20 @@ TEST(HfBadInput, Molecules) {
                   {"atoms: give the molecule once: atoms or molecule, not both"});
 }
 
+// Hydrogen carries no d shells in 6-31G* and cc-pVDZ: H2 in them is a valid input, and runs.
+TEST(HfBasisSets, ShippedPolarisedSetsServeMoleculesWithoutDShells) {
+  TempDir dir;
+  for (const char* basis : {"6-31G*", "6-31g**", "cc-pvdz"}) {
+    SCOPED_TRACE(basis);
+    const std::string input =
+        dir.write("h2.yaml", std::string("app: hf\natoms: ['H 0 0 0', 'H 0 0 0.74']\nbasis: ") +
+                                 basis + "\nvariant: cpu\n");
+    const ProcessResult r = kmini({"run", input, "--ceiling-elements", "0"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_CONTAINS(r.out, "VALID: 1 of 1 results passed validation");
+  }
+}
+
 TEST(HfBadInput, ChargeLeavingAnOddOrNoElectrons) {
   TempDir dir;
   const std::string water = "molecule: " + shipped_molecule("water-001") + "\n";
@@ -865,8 +879,19 @@ TEST(HfBadInput, BasisSets) {
                   {"in.yaml:3:8: basis: the basis set d-shells has d functions for H, and d "
                    "functions are not supported (at most p)"});
   expect_rejected(dir, water + "basis: sto3g\n",
-                  {"in.yaml:3:8: basis: expected one of: sto-3g, 6-31g, a file path",
+                  {"in.yaml:3:8: basis: expected one of: sto-3g, 6-31g, 6-31g*, 6-31g**, cc-pvdz, "
+                   "a file path",
                    "found 'sto3g', which is no name and no file"});
+  // The shipped sets with d shells, named in any letter case, are found, and refused for the
+  // molecule's own elements that carry d shells, until the integrals cover d.
+  expect_rejected(dir, water + "basis: CC-pVDZ\n",
+                  {"in.yaml:3:8: basis: the basis set cc-pvdz has d functions for O, and d "
+                   "functions are not supported (at most p); kmini's integrals cover s and p "
+                   "shells only"});
+  expect_rejected(dir, water + "basis: 6-31G*\n",
+                  {"in.yaml:3:8: basis: the basis set 6-31g* has d functions for O"});
+  expect_rejected(dir, water + "basis: 6-31g**\n",
+                  {"in.yaml:3:8: basis: the basis set 6-31g** has d functions for O"});
   // H's shell twice: the same function, so S is singular. kmini check (and
   // run, before anything starts) refuses it, where the SCF used to fail at its start (exit 4).
   std::string twice = kSto3gHydrogen;

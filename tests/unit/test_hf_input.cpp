@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -133,10 +134,41 @@ TEST(HfBasis, SixThirtyOneGSplitsTheValence) {
   EXPECT_EQ(h[1].coefficients[0], 1.0);
 }
 
+// The polarised sets from the Basis Set Exchange: every element H to Ar, and their published
+// polarisation exponents (O's d: 0.8 in 6-31G*, 1.185 in cc-pVDZ; H's p in 6-31G**: 1.1).
+TEST(HfBasis, ShippedPolarisedSetsHoldTheirPublishedShells) {
+  std::vector<int> h_to_ar(18);
+  std::iota(h_to_ar.begin(), h_to_ar.end(), 1);
+  const auto shells_of = [](const BasisSet& basis, int z) {
+    std::vector<int> ls;
+    for (const Shell& shell : basis.shells_of_element.at(z))
+      ls.push_back(shell.l);
+    return ls;
+  };
+  const BasisSet star = read_gaussian94(shipped("basis/6-31g-star.gbs"));
+  const BasisSet star_star = read_gaussian94(shipped("basis/6-31g-star-star.gbs"));
+  const BasisSet cc = read_gaussian94(shipped("basis/cc-pvdz.gbs"));
+  for (const BasisSet* basis : {&star, &star_star, &cc}) {
+    SCOPED_TRACE(basis->name);
+    EXPECT_EQ(missing_element_problem(*basis, h_to_ar), "");
+    EXPECT_EQ(basis->max_l(), 2);
+    EXPECT_EQ(unsupported_shell_problem(*basis, {1}, 1), "");  // H: no d
+    EXPECT_CONTAINS(unsupported_shell_problem(*basis, {1, 8}, 1), "d functions for O");
+  }
+  EXPECT_EQ(shells_of(star, 8), (std::vector<int>{0, 0, 1, 0, 1, 2}));
+  EXPECT_EQ(shells_of(star, 1), (std::vector<int>{0, 0}));
+  EXPECT_EQ(shells_of(star_star, 1), (std::vector<int>{0, 0, 1}));
+  EXPECT_EQ(shells_of(cc, 8), (std::vector<int>{0, 0, 0, 1, 1, 2}));
+  EXPECT_EQ(shells_of(cc, 1), (std::vector<int>{0, 0, 1}));
+  EXPECT_EQ(star.shells_of_element.at(8).back().exponents, (std::vector<double>{0.8}));
+  EXPECT_EQ(cc.shells_of_element.at(8).back().exponents, (std::vector<double>{1.185}));
+  EXPECT_EQ(star_star.shells_of_element.at(1).back().exponents, (std::vector<double>{1.1}));
+}
+
 TEST(HfBasis, ShippedSetsCoverWaterAndNotPotassium) {
   const BasisSet basis = read_gaussian94(shipped("basis/sto-3g.gbs"));
   EXPECT_EQ(missing_element_problem(basis, {8, 1, 1}), "");
-  EXPECT_EQ(unsupported_shell_problem(basis, 1), "");
+  EXPECT_EQ(unsupported_shell_problem(basis, {8, 1, 1}, 1), "");
   const std::string problem = missing_element_problem(basis, {8, 19, 20});
   EXPECT_CONTAINS(problem, "K (Z = 19)");
   EXPECT_CONTAINS(problem, "sto-3g");
@@ -196,10 +228,12 @@ TEST(HfBasis, ReadsSpShellsFortranExponentsScaleAndDShells) {
   EXPECT_EQ(fe[1].exponents, (std::vector<double>{3.0, 0.5}));
   EXPECT_EQ(function_count(fe), 7);
 
-  EXPECT_EQ(unsupported_shell_problem(basis, 2), "");
-  const std::string problem = unsupported_shell_problem(basis, 1);
+  EXPECT_EQ(unsupported_shell_problem(basis, {6, 2, 26}, 2), "");
+  const std::string problem = unsupported_shell_problem(basis, {26, 6, 2}, 1);
   EXPECT_CONTAINS(problem, "Fe");
   EXPECT_CONTAINS(problem, "d functions are not supported");
+  // Only the molecule's elements count: without iron, nothing above p.
+  EXPECT_EQ(unsupported_shell_problem(basis, {6, 2}, 1), "");
   EXPECT_EQ(missing_element_problem(basis, {6, 2, 26}), "");
   EXPECT_CONTAINS(missing_element_problem(basis, {6, 1}), "H (Z = 1)");
 }
