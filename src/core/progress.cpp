@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/timing.hpp"
+
 namespace kmini::progress {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Quiet for the first seconds of a run (KMINI_PROGRESS_AFTER_SECONDS, default 3); then at most a
 // few updates a second.
@@ -42,10 +42,6 @@ struct State {
 State& state() {
   static State s;
   return s;
-}
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
 bool past_quiet_period() {

@@ -1,10 +1,18 @@
-// Timing statistics over repetitions.
+// Timing statistics over repetitions, and the host clock they are read from.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <vector>
 
 namespace kmini {
+
+using Clock = std::chrono::steady_clock;
+
+// Host seconds from `start` to now.
+inline double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 struct TimingStats {
   std::size_t count = 0;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/host_backends.hpp"
+#include "core/timing.hpp"
 #include "core/view_of.hpp"
 #include "hf/boys.hpp"
 #include "hf/eri.hpp"
@@ -218,10 +219,6 @@ struct QuartetLaunch {
 // its longest ket prefixes (whose quartets share a bra, and so its G block, run after run) and end
 // with its shortest, and a part of consecutive bras measured only one end.
 constexpr std::size_t kStripesPerPart = 4;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 }  // namespace
 

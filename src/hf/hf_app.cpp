@@ -14,6 +14,7 @@
 
 #include "core/comm.hpp"
 #include "core/text.hpp"
+#include "core/timing.hpp"
 #include "hf/atomic_guess.hpp"
 #include "hf/auto_update.hpp"
 #include "hf/eri.hpp"
@@ -171,7 +172,7 @@ class HfCase : public Case {
                              IncrementalG::loosest_scale_for(setup_.screening_threshold));
     std::vector<BuildRow>& rows = scf_builds_[variant.index];
     rows.clear();
-    const auto start = std::chrono::steady_clock::now();
+    const Clock::time_point start = Clock::now();
     results_[variant.index] = run_scf(
         one_electron_, setup_.molecule.electrons() / 2, setup_.molecule.nuclear_repulsion(),
         settings, initial_density_,
@@ -183,8 +184,7 @@ class HfCase : public Case {
           rows.push_back(row_of_last_build(incremental.last_was_full()));
         },
         [&](bool value) { return comm_.all(value); });
-    scf_seconds_[variant.index] =
-        comm_.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    scf_seconds_[variant.index] = comm_.max(seconds_since(start));
     g_ = Matrix<DeviceMemory>("hf::g_repeated", basis_.functions, basis_.functions);
     first_g_.clear();
     repeats_differ_ = 0;
@@ -194,12 +194,10 @@ class HfCase : public Case {
   // One G build from the whole converged density, compared bit for bit with the first.
   Counts run(const VariantSpec& variant) override {
     builder_->set_threshold_scale(1.0);
-    const auto start = std::chrono::steady_clock::now();
+    const Clock::time_point start = Clock::now();
     build_g(variant, results_.at(variant.index).density, g_);
     repeat_phases_ = last_build_phases_;
-    fastest_repeat_ = std::min(
-        fastest_repeat_,
-        comm_.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+    fastest_repeat_ = std::min(fastest_repeat_, comm_.max(seconds_since(start)));
     repeat_row_ = row_of_last_build(true);
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g_);
     if (first_g_.empty()) {
@@ -357,22 +355,21 @@ class HfCase : public Case {
   // Times this rank's share and the sum into last_build_phases_.
   void build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& density,
                const Matrix<DeviceMemory>& g) {
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
+    const Clock::time_point start = Clock::now();
     if (const GBuildChoice update = variant_table().action(variant)) {
       builder_->build(*update, density, g);
     } else {
       auto_->build(*builder_, density, g);
     }
     Kokkos::fence();
-    const auto built = Clock::now();
+    const Clock::time_point built = Clock::now();
     if (comm_.size() > 1) {
       auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g);
       comm_.sum_in_place(host.data(), host.size());
       Kokkos::deep_copy(g, host);
     }
     last_build_phases_.own = std::chrono::duration<double>(built - start).count();
-    last_build_phases_.sum = std::chrono::duration<double>(Clock::now() - built).count();
+    last_build_phases_.sum = seconds_since(built);
   }
 
   // The builder's latest build, over all ranks.

@@ -16,6 +16,7 @@
 #include "core/host_backends.hpp"
 #include "core/launcher.hpp"
 #include "core/precision.hpp"
+#include "core/timing.hpp"
 #include "himeno/device_mpi.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/reference.hpp"
@@ -317,11 +318,10 @@ class HimenoCase final : public Case {
     solver_ = variant_table<T>().action(variant).make(setup_);
     solver_->initialize(true);
     comm_.barrier();
-    const auto start = std::chrono::steady_clock::now();
+    const Clock::time_point start = Clock::now();
     gosa_ = solver_->iterate(kRehearsalIterations);
     Kokkos::fence();
-    const double rehearsal =
-        comm_.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const double rehearsal = comm_.max(seconds_since(start));
     done_ = kRehearsalIterations;
     per_run_ =
         fixed_iterations_ > 0

@@ -23,6 +23,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/progress.hpp"
+#include "core/timing.hpp"
 #include "himeno/fields.hpp"
 #include "himeno/gosa.hpp"
 #include "himeno/grid.hpp"
@@ -344,10 +345,6 @@ class SolverOn final : public Solver<T> {
   PhaseSeconds phase_seconds() const override { return phases_; }
 
  private:
-  using Clock = std::chrono::steady_clock;
-  static double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  }
   // Runs `call`, adding its host time to `sum`.
   template <class Call>
   static void timed(double& sum, const Call& call) {
