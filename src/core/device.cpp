@@ -95,6 +95,8 @@ DeviceInfo describe_device() {
     std::snprintf(bus, sizeof(bus), "%04x:%02x:%02x.0", prop.pciDomainID, prop.pciBusID,
                   prop.pciDeviceID);
     info.pci_bus_id = bus;
+    info.multiprocessors = prop.multiProcessorCount;
+    info.shared_bytes_per_multiprocessor = static_cast<double>(prop.sharedMemPerMultiprocessor);
     int clock_khz = 0, bus_bits = 0;
     if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, info.id) == cudaSuccess &&
         cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, info.id) ==

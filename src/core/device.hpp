@@ -15,6 +15,9 @@ struct DeviceInfo {
   std::string pci_bus_id;       // "0000:19:00.0"
   double memory_bytes = 0.0;    // total device (or host) memory
   int concurrency = 0;          // Kokkos' concurrency of the default execution space
+  // A GPU's streaming multiprocessors and the shared memory each holds; 0 on hosts.
+  int multiprocessors = 0;
+  double shared_bytes_per_multiprocessor = 0.0;
   // The memory's datasheet bandwidth, 2 x memory clock x bus width as the driver reports them
   // (HBM and GDDR move two words per clock); 0 where unknown (host backends).
   double memory_peak_gbps = 0.0;

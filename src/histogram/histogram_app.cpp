@@ -9,12 +9,9 @@
 #include <optional>
 #include <type_traits>
 
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-#endif
-
 #include "core/choice.hpp"
 #include "core/comm.hpp"
+#include "core/device.hpp"
 #include "core/host_backends.hpp"
 #include "histogram/histogram_cub.hpp"
 #include "histogram/histogram_kernels.hpp"
@@ -56,23 +53,15 @@ int privatized_team_size(const Params& params) {
 
 // How many teams of `threads`, each with `scratch` bytes, the device holds at once: privatized
 // launches one wave, since every team zeroes and merges all its bins.
-Index teams_in_one_wave(Index threads, std::size_t scratch) {
+Index teams_in_one_wave(const DeviceInfo& device, Index threads, std::size_t scratch) {
   Index teams = std::max<Index>(1, Kokkos::DefaultExecutionSpace().concurrency() / threads);
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>) {
-    int device = 0, sms = 0, shared = 0;
-    if (cudaGetDevice(&device) == cudaSuccess &&
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
-        cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) ==
-            cudaSuccess) {
-      // Each block's shared memory also holds about 1 KiB the runtime reserves.
-      const Index by_scratch = static_cast<Index>(sms) *
-                               (static_cast<Index>(shared) / static_cast<Index>(scratch + 1024));
-      teams = std::min(teams, std::max<Index>(sms, by_scratch));
-    }
-    cudaGetLastError();
+  if (device.multiprocessors > 0) {
+    // Each block's shared memory also holds about 1 KiB the runtime reserves.
+    const Index sms = device.multiprocessors;
+    const Index by_scratch = sms * static_cast<Index>(device.shared_bytes_per_multiprocessor /
+                                                      static_cast<double>(scratch + 1024));
+    teams = std::min(teams, std::max<Index>(sms, by_scratch));
   }
-#endif
   return teams;
 }
 
@@ -136,6 +125,7 @@ class HistogramCase final : public Case {
   void zero_bins() { Kokkos::deep_copy(Kokkos::DefaultExecutionSpace(), histogram_, Bin(0)); }
   Index team_size_for_scratch(int requested, std::size_t per_team_bytes) const;
 
+  const DeviceInfo& device_;
   Index bins_;
   int team_size_;             // block_shared's
   int privatized_team_size_;  // privatized's
@@ -213,7 +203,8 @@ const VariantTable<HistogramMethod<Bin>>& HistogramCase<Bin>::table() {
 
 template <class Bin>
 HistogramCase<Bin>::HistogramCase(const Params& params, const RunContext& context)
-    : bins_(params.integer("bins")),
+    : device_(context.device),
+      bins_(params.integer("bins")),
       team_size_(static_cast<int>(params.integer("team_size"))),
       privatized_team_size_(privatized_team_size(params)) {
   const Index n = params.integer("samples");
@@ -341,10 +332,10 @@ Kokkos::TeamPolicy<> HistogramCase<Bin>::privatized_policy() const {
   // One wave, and no more teams than the sample pairs keep busy; but enough that no team's
   // 32-bit counters see 2^31 samples.
   const Index most_per_team = Index{1} << 31;
-  const Index league = std::max<Index>(
-      (n + most_per_team - 1) / most_per_team,
-      std::max<Index>(
-          1, std::min(teams_in_one_wave(threads, scratch), (n / 2 + threads - 1) / threads)));
+  const Index league =
+      std::max<Index>((n + most_per_team - 1) / most_per_team,
+                      std::max<Index>(1, std::min(teams_in_one_wave(device_, threads, scratch),
+                                                  (n / 2 + threads - 1) / threads)));
   return team_policy(league, privatized_team_size_, scratch);
 }
 
