@@ -1,15 +1,16 @@
-// Cartesian Gaussian components x^i y^j z^k of total degree up to 2, the most a bra or ket of
-// two s/p shells reaches. Components are numbered degree by degree, each degree in the usual
-// order (x before y before z): 0 = 1; 1..3 = x, y, z; 4..9 = xx, xy, xz, yy, yz, zz. Everything
-// is a constexpr function, so that fully unrolled recursions fold to constants.
+// Cartesian Gaussian components x^i y^j z^k of any total degree: a bra or ket of two d shells
+// reaches 4, the kinetic integral of d shells 4 along one axis. Components are numbered degree by
+// degree, each degree in the usual order (powers of x descending, then of y): 0 = 1;
+// 1..3 = x, y, z; 4..9 = xx, xy, xz, yy, yz, zz; 10..19 = xxx, xxy, ... Everything is a constexpr
+// function, so that fully unrolled recursions fold to constants.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 namespace kmini::hf {
 
-// The highest angular momentum of one shell this code integrates (s and p).
-constexpr int kMaxShellL = 1;
+// The highest angular momentum of one shell this code integrates (s, p and d).
+constexpr int kMaxShellL = 2;
 
 // Functions of one shell of angular momentum l.
 KOKKOS_INLINE_FUNCTION constexpr int functions_of_l(int l) {
@@ -29,7 +30,10 @@ KOKKOS_INLINE_FUNCTION constexpr int component_index(int x, int y, int z) {
 }
 
 KOKKOS_INLINE_FUNCTION constexpr int component_degree(int index) {
-  return index == 0 ? 0 : index < 4 ? 1 : 2;
+  int l = 0;
+  while (components_up_to(l) <= index)
+    ++l;
+  return l;
 }
 
 // The exponent of Cartesian direction `axis` (0 = x, 1 = y, 2 = z) in component `index`.

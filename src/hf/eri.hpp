@@ -1,65 +1,33 @@
-// Electron-repulsion integrals (ab|cd) over one quartet of contracted s/p shells, by the
+// Electron-repulsion integrals (ab|cd) over one quartet of contracted s, p and d shells, by the
 // Obara-Saika vertical recursion and the Head-Gordon-Pople horizontal recursion:
 //
 //   1. per primitive quartet, [e0|f0]^(m) for every e up to l_a + l_b and f up to l_c + l_d,
-//      built from the Boys values F_m(T) (the VRR, written out below): up the ket to every f
-//      first, then up the bra, so that a lane (see QuartetClass) builds only its bra components;
+//      built from the Boys values F_m(T) (the VRR): up the ket to every f first, then up the bra,
+//      so that a lane (see QuartetClass) builds only its bra components;
 //   2. summed over the primitives (contraction), leaving out the primitive quartets whose bounds
 //      together stay under a cutoff (the primitive screen, below);
 //   3. angular momentum moved from a to b and from c to d (the HRR), which needs no primitives.
 //
-// Both pairs are canonical (l_a >= l_b, l_c >= l_d). Template parameters fix the quartet's class,
-// so that every loop has constant bounds and unrolls: one instantiation per class, as in the
-// seed's six kernels. The recursion table is sized for the class and, unrolled, held in
-// registers where the compiler can.
+// Both pairs are canonical (l_a >= l_b, l_c >= l_d). Template parameters fix the quartet's class:
+// one instantiation per class, with one primitive loop (below) and two ways of running the
+// recursions, unrolled into registers for the s and p classes (eri_unrolled.hpp) and looped over
+// tables in memory for the d classes (eri_looped.hpp).
 #pragma once
+
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
 #include "core/paired_load.hpp"
 #include "hf/boys.hpp"
 #include "hf/cartesian.hpp"
+#include "hf/eri_looped.hpp"
+#include "hf/eri_recursion.hpp"
+#include "hf/eri_unrolled.hpp"
 #include "hf/shell_pairs.hpp"
 #include "hf/unrolled.hpp"
 
 namespace kmini::hf {
-
-// One quartet class, by the kinds of its two pairs (bra kind >= ket kind).
-//
-// A class's quartet is computed by `lanes` threads. Lane L works in a frame whose axes are
-// rotated by L (rotated axis r is axis (r + L) mod 3) and computes the integrals of the first
-// lane_na of a's components in that frame: with three lanes, lane L takes a = p_L of a p shell.
-// Rotating the geometry instead of choosing components keeps every lane on the same unrolled
-// code, so nothing diverges and every index stays a compile-time constant. A lane needs only the
-// bra components that contain its share, about half of the recursion's table: what one thread
-// held for (pp|pp) overflowed its 255 registers into local memory.
-template <int BraKind, int KetKind>
-struct QuartetClass {
-  static_assert(BraKind >= KetKind, "the bra pair carries the higher kind");
-  static constexpr int la = bra_l_of_kind(BraKind), lb = ket_l_of_kind(BraKind);
-  static constexpr int lc = bra_l_of_kind(KetKind), ld = ket_l_of_kind(KetKind);
-  static constexpr int na = functions_of_l(la), nb = functions_of_l(lb);
-  static constexpr int nc = functions_of_l(lc), nd = functions_of_l(ld);
-  static constexpr int integrals = na * nb * nc * nd;
-  static constexpr int bra_kind = BraKind, ket_kind = KetKind;
-  // Split where the table is large; a split of a small class repeats its primitive loop and
-  // Boys function for little gain.
-  static constexpr int lanes = la >= 1 && integrals >= 27 ? 3 : 1;
-  static constexpr int lane_na = na / lanes;
-  static constexpr int lane_integrals = lane_na * nb * nc * nd;
-  static_assert(lane_na * lanes == na, "a's components split evenly among the lanes");
-};
-
-// The component (within its degree l) that component `local` of lane `lane`'s rotated frame
-// stands for: rotated axis r is axis (r + lane) mod 3.
-KOKKOS_INLINE_FUNCTION constexpr int lane_function(int lane, int l, int local) {
-  if (lane == 0 || l == 0) return local;
-  const int c = components_up_to(l - 1) + local;
-  // Axis P's power is the rotated power along rotated axis (P - lane) mod 3.
-  return component_index(component_power(c, (3 - lane) % 3), component_power(c, (4 - lane) % 3),
-                         component_power(c, (5 - lane) % 3)) -
-         components_up_to(l - 1);
-}
 
 namespace Impl {
 
@@ -101,20 +69,6 @@ KOKKOS_INLINE_FUNCTION void read_rotated(const View& view, int i, int lane, doub
   rotate(v, lane, out);
 }
 
-// Whether a lane of Class needs bra component e: with one lane every e; with several, the lane's
-// share of a is led by rotated x, and so are all the components the HRR and the recursion
-// reach from it (bra_axis below keeps x in them), besides e = 0.
-template <class Class>
-KOKKOS_INLINE_FUNCTION constexpr bool lane_needs(int e) {
-  return Class::lanes == 1 || e == 0 || component_power(e, 0) > 0;
-}
-
-// The axis the recursion raises bra component e along: its last axis with a non-zero power, so
-// that lowering keeps a rotated-x component's x.
-KOKKOS_INLINE_FUNCTION constexpr int bra_axis(int e) {
-  return component_power(e, 2) > 0 ? 2 : component_power(e, 1) > 0 ? 1 : 0;
-}
-
 }  // namespace Impl
 
 // The primitive screen. A pair's products are ordered by bound, largest first, each with the sum
@@ -140,14 +94,9 @@ struct PrimitiveScreen {
 template <class Class, class Memory>
 KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const BoysTable<Memory>& boys,
                                      int bra, int ket, int lane, double* out, double cutoff = 0.0) {
-  constexpr int le = Class::la + Class::lb, lf = Class::lc + Class::ld, lm = le + lf;
-  constexpr int ne = components_up_to(le), nf = components_up_to(lf);
-  constexpr int first_a = components_up_to(Class::la - 1);
-  constexpr int first_c = components_up_to(Class::lc - 1);
-
-  // Only the entries the HRR reads are summed: e of degree la or more that the lane needs, f of
-  // degree lc or more. The others stay zero, unread, and cost no register once unrolled.
-  double contracted[ne][nf] = {};
+  constexpr int le = Class::le, lf = Class::lf, lm = Class::lm;
+  std::conditional_t<Class::unrolled, Impl::UnrolledRecursion<Class>, Impl::LoopedRecursion<Class>>
+      recursion;
 
   // The loop below runs once per primitive quartet: no division in it. The products carry
   // 1 / (2 zeta) and their share of the prefactor (shell_pairs.hpp), and 1 / (zeta + eta) is the
@@ -164,13 +113,15 @@ KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const Boys
     while (p_stop < p_end && !(pairs.products(p_stop).tail * ket_tail < screen.outer))
       ++p_stop;
   }
+  Impl::PrimitiveQuartet<lm> quartet;
   for (int p = p_begin; p < p_stop; ++p) {
     const Impl::ProductFields bra_product =
         Impl::read_product<(le >= 1), (le >= 2)>(pairs.products(p));
     const double zeta = bra_product.zeta;
-    [[maybe_unused]] const double half_inverse_zeta = bra_product.half_inverse_zeta;
-    double pa[3], px[3];
-    Impl::rotate(bra_product.from_a, lane, pa);
+    quartet.zeta = zeta;
+    quartet.half_inverse_zeta = bra_product.half_inverse_zeta;
+    double px[3];
+    Impl::rotate(bra_product.from_a, lane, quartet.pa);
     Impl::rotate(bra_product.center, lane, px);
     const double bra_weight = bra_product.coulomb_weight;
     const double ket_cutoff = screen.inner / pairs.products(p).bound;
@@ -179,114 +130,37 @@ KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const Boys
           Impl::read_product<(lf >= 1), (lf >= 2)>(pairs.products(q));
       if (ket_product.tail < ket_cutoff) break;
       const double eta = ket_product.zeta;
-      [[maybe_unused]] const double half_inverse_eta = ket_product.half_inverse_zeta;
+      quartet.eta = eta;
+      quartet.half_inverse_eta = ket_product.half_inverse_zeta;
       const double inverse_root = reciprocal_sqrt(zeta + eta);
       const double inverse_sum = inverse_root * inverse_root;
+      quartet.inverse_sum = inverse_sum;
       const double rho = zeta * eta * inverse_sum;
-      double qc[3], qx[3], wp[3], wq[3], pq2 = 0.0;
-      Impl::rotate(ket_product.from_a, lane, qc);
+      double qx[3], pq2 = 0.0;
+      Impl::rotate(ket_product.from_a, lane, quartet.qc);
       Impl::rotate(ket_product.center, lane, qx);
       KMINI_HF_UNROLL
       for (int x = 0; x < 3; ++x) {
         const double w = (zeta * px[x] + eta * qx[x]) * inverse_sum;
-        wp[x] = w - px[x];
-        wq[x] = w - qx[x];
+        quartet.wp[x] = w - px[x];
+        quartet.wq[x] = w - qx[x];
         pq2 += (px[x] - qx[x]) * (px[x] - qx[x]);
       }
       double boys_values[lm + 1];
       boys.template evaluate<lm>(rho * pq2, boys_values);
       const double scale = bra_weight * ket_product.coulomb_weight * inverse_root;
-
-      // v[m][e][f] = [e0|f0]^(m); entry (m, e, f) is defined for m <= lm - |e| - |f|.
-      double v[lm + 1][ne][nf];
       Impl::static_for<0, lm + 1>([&](auto m_) {
         constexpr int m = decltype(m_)::value;
-        v[m][0][0] = scale * boys_values[m];
+        quartet.base[m] = scale * boys_values[m];
       });
-      // Up the ket first: [0|f] from [0|f-1_i] and [0|f-2_i].
-      Impl::static_for<1, nf>([&](auto f_) {
-        constexpr int f = decltype(f_)::value;
-        constexpr int i = build_axis(f), f1 = component_lowered(f, i);
-        constexpr int f2 = component_lowered(f1, i);
-        constexpr int n1 = component_power(f1, i);
-        Impl::static_for<0, lm - component_degree(f) + 1>([&](auto m_) {
-          constexpr int m = decltype(m_)::value;
-          double value = qc[i] * v[m][0][f1] + wq[i] * v[m + 1][0][f1];
-          if constexpr (n1 > 0)
-            value += n1 * half_inverse_eta * (v[m][0][f2] - zeta * inverse_sum * v[m + 1][0][f2]);
-          v[m][0][f] = value;
-        });
-      });
-      // Then up the bra, the lane's components only: [e|f] from [e-1_i|f], [e-2_i|f] and
-      // [e-1_i|f-1_i].
-      Impl::static_for<1, ne>([&](auto e_) {
-        constexpr int e = decltype(e_)::value;
-        if constexpr (Impl::lane_needs<Class>(e)) {
-          constexpr int i = Impl::bra_axis(e), e1 = component_lowered(e, i);
-          constexpr int e2 = component_lowered(e1, i);
-          constexpr int n1 = component_power(e1, i);
-          Impl::static_for<0, nf>([&](auto f_) {
-            constexpr int f = decltype(f_)::value;
-            constexpr int f_i = component_power(f, i), f1 = component_lowered(f, i);
-            Impl::static_for<0, lm - component_degree(e) - component_degree(f) + 1>([&](auto m_) {
-              constexpr int m = decltype(m_)::value;
-              double value = pa[i] * v[m][e1][f] + wp[i] * v[m + 1][e1][f];
-              if constexpr (n1 > 0)
-                value +=
-                    n1 * half_inverse_zeta * (v[m][e2][f] - eta * inverse_sum * v[m + 1][e2][f]);
-              if constexpr (f_i > 0) value += f_i * 0.5 * inverse_sum * v[m + 1][e1][f1];
-              v[m][e][f] = value;
-            });
-          });
-        }
-      });
-      KMINI_HF_UNROLL
-      for (int e = first_a; e < ne; ++e) {
-        KMINI_HF_UNROLL
-        for (int f = first_c; f < nf; ++f)
-          if (Impl::lane_needs<Class>(e)) contracted[e][f] += v[0][e][f];
-      }
+      recursion.add(quartet);
     }
   }
 
-  // HRR on the ket, then on the bra: (x, y + 1_j) = (x + 1_j, y) + (X - Y)_j (x, y).
   double cd[3], ab[3];
   Impl::read_rotated(pairs.ab, ket, lane, cd);
   Impl::read_rotated(pairs.ab, bra, lane, ab);
-  double ket_moved[ne][Class::nc][Class::nd] = {};
-  KMINI_HF_UNROLL
-  for (int e = first_a; e < ne; ++e) {
-    if (!Impl::lane_needs<Class>(e)) continue;
-    KMINI_HF_UNROLL
-    for (int k = 0; k < Class::nc; ++k) {
-      KMINI_HF_UNROLL
-      for (int l = 0; l < Class::nd; ++l) {
-        const int c = first_c + k;
-        if constexpr (Class::ld == 0) {
-          ket_moved[e][k][l] = contracted[e][c];
-        } else {
-          ket_moved[e][k][l] = contracted[e][component_raised(c, l)] + cd[l] * contracted[e][c];
-        }
-      }
-    }
-  }
-  KMINI_HF_UNROLL
-  for (int i = 0; i < Class::lane_na; ++i) {
-    KMINI_HF_UNROLL
-    for (int j = 0; j < Class::nb; ++j) {
-      const int a = first_a + i;
-      KMINI_HF_UNROLL
-      for (int k = 0; k < Class::nc; ++k) {
-        KMINI_HF_UNROLL
-        for (int l = 0; l < Class::nd; ++l) {
-          double value = ket_moved[a][k][l];
-          if constexpr (Class::lb == 1)
-            value = ket_moved[component_raised(a, j)][k][l] + ab[j] * value;
-          out[((i * Class::nb + j) * Class::nc + k) * Class::nd + l] = value;
-        }
-      }
-    }
-  }
+  recursion.move(cd, ab, out);
 }
 
 // The whole of (ab|cd) for the canonical pairs `bra` and `ket` into
@@ -317,25 +191,17 @@ KOKKOS_INLINE_FUNCTION void eri_quartet(const ShellPairs<Memory>& pairs,
   }
 }
 
-// Calls f(QuartetClass<B, K>{}) for the class of pair kinds (bra_kind, ket_kind), bra >= ket.
-template <class F>
+// Calls f(QuartetClass<B, K>{}) for the class of pair kinds (bra_kind, ket_kind), bra >= ket:
+// every class of kinds from (Bra, Ket) on, in the order (ss|ss), (ps|ss), (ps|ps), (pp|ss), ...
+template <int Bra = 0, int Ket = 0, class F>
 void with_quartet_class(int bra_kind, int ket_kind, F&& f) {
-  switch (bra_kind * kPairKinds + ket_kind) {
-    case kSS* kPairKinds + kSS:
-      return f(QuartetClass<kSS, kSS>{});
-    case kPS* kPairKinds + kSS:
-      return f(QuartetClass<kPS, kSS>{});
-    case kPS* kPairKinds + kPS:
-      return f(QuartetClass<kPS, kPS>{});
-    case kPP* kPairKinds + kSS:
-      return f(QuartetClass<kPP, kSS>{});
-    case kPP* kPairKinds + kPS:
-      return f(QuartetClass<kPP, kPS>{});
-    case kPP* kPairKinds + kPP:
-      return f(QuartetClass<kPP, kPP>{});
-    default:
-      Kokkos::abort("with_quartet_class: the bra must carry the higher kind");
-  }
+  if (bra_kind == Bra && ket_kind == Ket) return f(QuartetClass<Bra, Ket>{});
+  if constexpr (Ket < Bra)
+    return with_quartet_class<Bra, Ket + 1>(bra_kind, ket_kind, f);
+  else if constexpr (Bra + 1 < kPairKinds)
+    return with_quartet_class<Bra + 1, 0>(bra_kind, ket_kind, f);
+  else
+    Kokkos::abort("with_quartet_class: no such class (the bra must carry the higher kind)");
 }
 
 }  // namespace kmini::hf

@@ -26,7 +26,7 @@ BoysTable<Kokkos::HostSpace> host_boys() {
 }
 
 PlacedShell placed(const GaussianShell& shell, int first_function) {
-  if (shell.l < 0 || shell.l > kMaxShellL) throw std::invalid_argument("only s and p shells");
+  if (shell.l < 0 || shell.l > kMaxShellL) throw std::invalid_argument("only s, p and d shells");
   PlacedShell out;
   out.l = shell.l;
   out.center = shell.center;
@@ -89,7 +89,8 @@ std::vector<double> eri_block(const GaussianShell& a, const GaussianShell& b,
     basis.functions += functions_of_l(shells[order[position]]->l);
   }
   const auto pairs = make_shell_pairs(basis, {{0, 1}, {2, 3}});
-  std::vector<double> canonical(81);
+  const auto n_of = [&](int position) { return functions_of_l(shells[order[position]]->l); };
+  std::vector<double> canonical(static_cast<std::size_t>(n_of(0) * n_of(1) * n_of(2) * n_of(3)));
   with_quartet_class(std::max(bra_kind, ket_kind), std::min(bra_kind, ket_kind), [&](auto cls) {
     eri_quartet<decltype(cls)>(pairs, host_boys(), 0, 1, canonical.data());
   });

@@ -1,9 +1,11 @@
 // Host entry points to the hf integral code, one shell block at a time, for the tests and for
 // anyone who wants a single integral: they run the same functions the kernels run.
 //
-// Conventions: contracted Cartesian Gaussians, each function normalised to 1; a p shell's
-// functions in the order x, y, z; blocks in row-major order of their shells' functions,
-// (ab|cd) at ((i * nb + j) * nc + k) * nd + l. Chemists' notation for the ERIs. Atomic units.
+// Conventions: contracted Cartesian Gaussians whose components share one contraction, normalised
+// so that the x^l component has unit self-overlap (every s and p function, and d_xx, d_yy, d_zz;
+// d_xy, d_xz, d_yz then have 1/3); a shell's functions in the order of hf/cartesian.hpp (x, y, z;
+// xx, xy, xz, yy, yz, zz); blocks in row-major order of their shells' functions, (ab|cd) at
+// ((i * nb + j) * nc + k) * nd + l. Chemists' notation for the ERIs. Atomic units.
 #pragma once
 
 #include <vector>
@@ -20,7 +22,7 @@ std::vector<double> kinetic_block(const GaussianShell& a, const GaussianShell& b
 // <a| -sum_C charge_C / |r - C| |b>: nuclei attract electrons, so it is negative for s shells.
 std::vector<double> nuclear_block(const GaussianShell& a, const GaussianShell& b,
                                   const std::vector<PointCharge>& charges);
-// (ab|cd), for s and p shells in any order.
+// (ab|cd), for s, p and d shells in any order.
 std::vector<double> eri_block(const GaussianShell& a, const GaussianShell& b,
                               const GaussianShell& c, const GaussianShell& d);
 

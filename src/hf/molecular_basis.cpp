@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "hf/basis_set.hpp"
+#include "hf/cartesian.hpp"
 
 namespace kmini::hf {
 
@@ -24,18 +25,24 @@ int MolecularBasis::max_l() const {
 
 std::vector<double> normalised_coefficients(int l, const std::vector<double>& exponents,
                                             const std::vector<double>& coefficients) {
-  if (l > 1) throw std::logic_error("normalised_coefficients: only s and p shells");
+  if (l < 0 || l > kMaxShellL)
+    throw std::logic_error("normalised_coefficients: only s, p and d shells");
+  // <x^l e^{-a r^2} | x^l e^{-b r^2}> = (pi/(a+b))^{3/2} (2l-1)!! / (2(a+b))^l.
+  double double_factorial = 1.0;
+  for (int k = 2 * l - 1; k > 1; k -= 2)
+    double_factorial *= k;
   std::vector<double> scaled(coefficients.size());
   for (std::size_t k = 0; k < exponents.size(); ++k) {
     const double a = exponents[k];
-    scaled[k] = coefficients[k] * std::pow(2.0 * a / kPi, 0.75) * std::pow(4.0 * a, 0.5 * l);
+    scaled[k] = coefficients[k] * std::pow(2.0 * a / kPi, 0.75) * std::pow(4.0 * a, 0.5 * l) /
+                std::sqrt(double_factorial);
   }
-  // <x^l e^{-a r^2} | x^l e^{-b r^2}> = (pi/(a+b))^{3/2} / (2(a+b))^l for l <= 1.
   double norm2 = 0.0;
   for (std::size_t i = 0; i < exponents.size(); ++i) {
     for (std::size_t j = 0; j < exponents.size(); ++j) {
       const double sum = exponents[i] + exponents[j];
-      norm2 += scaled[i] * scaled[j] * std::pow(kPi / sum, 1.5) / std::pow(2.0 * sum, l);
+      norm2 += scaled[i] * scaled[j] * std::pow(kPi / sum, 1.5) * double_factorial /
+               std::pow(2.0 * sum, l);
     }
   }
   if (!(norm2 > 0.0)) throw InputError("a basis shell has no norm: every coefficient is zero");

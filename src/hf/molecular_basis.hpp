@@ -28,9 +28,11 @@ struct MolecularBasis {
   int max_l() const;
 };
 
-// The coefficients that make each Cartesian function x^l e^{-a r^2} (l = 0 or 1 per axis) of the
-// contraction unit-normalised: primitive norms (2a/pi)^{3/4} (4a)^{l/2}, then the contraction's
-// own norm. Throws InputError when the contraction has no norm (all coefficients zero).
+// The coefficients, shared by every Cartesian component of a shell of angular momentum l, that
+// make its x^l e^{-a r^2} component unit-normalised: primitive norms (2a/pi)^{3/4} (4a)^{l/2} /
+// sqrt((2l-1)!!), then the contraction's own norm. (A d shell's xy, xz and yz components then
+// have self-overlap 1/3: the SCF's energies do not depend on the functions' scale.) Throws
+// InputError when the contraction has no norm (all coefficients zero).
 std::vector<double> normalised_coefficients(int l, const std::vector<double>& exponents,
                                             const std::vector<double>& coefficients);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "hf/cartesian.hpp"
+#include "hf/eri_looped.hpp"
 
 namespace kmini::hf {
 
@@ -16,17 +17,20 @@ int power_of(int l, int i, int axis) {
 }
 
 // Obara-Saika 1-D overlaps s[i][j] of x_A^i x_B^j over the product Gaussian, relative to its
-// 0,0 value, for i <= 1 and j <= 3 (the kinetic integral needs j + 2).
+// 0,0 value, for i up to l_max and j up to l_max + 2 (the kinetic integral needs j + 2).
 struct Overlap1d {
-  double s[2][4];
+  static constexpr int kI = kMaxShellL + 1, kJ = kMaxShellL + 3;
+  double s[kI][kJ];
 
   Overlap1d(double pa, double pb, double zeta) {
     const double half = 0.5 / zeta;
     s[0][0] = 1.0;
-    for (int j = 0; j < 3; ++j)
+    for (int j = 0; j + 1 < kJ; ++j)
       s[0][j + 1] = pb * s[0][j] + (j > 0 ? j * half * s[0][j - 1] : 0.0);
-    for (int j = 0; j < 4; ++j)
-      s[1][j] = pa * s[0][j] + (j > 0 ? j * half * s[0][j - 1] : 0.0);
+    for (int i = 0; i + 1 < kI; ++i)
+      for (int j = 0; j < kJ; ++j)
+        s[i + 1][j] = pa * s[i][j] +
+                      half * ((i > 0 ? i * s[i - 1][j] : 0.0) + (j > 0 ? j * s[i][j - 1] : 0.0));
   }
   // (x_A^i | -1/2 d^2/dx^2 | x_B^j) over the same reference, from the derivative of x_B^j e^{-b
   // x_B^2}.
@@ -47,7 +51,8 @@ void one_electron_blocks(const PlacedShell& a, const PlacedShell& b,
   const int le = a.l + b.l, ne = components_up_to(le);
   for (int k = 0; k < na * nb; ++k)
     overlap[k] = kinetic[k] = nuclear[k] = 0.0;
-  double theta_sum[components_up_to(2)] = {};  // -sum_C q_C Theta^(0)(e), contracted
+  constexpr int kMaxE = 2 * kMaxShellL;
+  double theta_sum[components_up_to(kMaxE)] = {};  // -sum_C q_C Theta^(0)(e), contracted
   double ab[3], ab2 = 0.0;
   for (int x = 0; x < 3; ++x) {
     ab[x] = a.center[x] - b.center[x];
@@ -89,9 +94,9 @@ void one_electron_blocks(const PlacedShell& a, const PlacedShell& b,
           pc[x] = p[x] - charge.center[x];
           pc2 += pc[x] * pc[x];
         }
-        double f[3];
-        boys.evaluate<2>(zeta * pc2, f);
-        double theta[3][components_up_to(2)];
+        double f[kMaxE + 1];
+        boys.evaluate<kMaxE>(zeta * pc2, f);
+        double theta[kMaxE + 1][components_up_to(kMaxE)];
         for (int m = 0; m <= le; ++m)
           theta[m][0] = 2.0 * kPi / zeta * weight * f[m];
         for (int e = 1; e < ne; ++e) {
@@ -109,14 +114,11 @@ void one_electron_blocks(const PlacedShell& a, const PlacedShell& b,
     }
   }
   // HRR: (a|V|b + 1_j) = (a + 1_j|V|b) + (A - B)_j (a|V|b).
-  const int first_a = components_up_to(a.l - 1);
-  for (int i = 0; i < na; ++i) {
-    for (int j = 0; j < nb; ++j) {
-      const int e = first_a + i;
-      nuclear[i * nb + j] =
-          b.l == 0 ? theta_sum[e] : theta_sum[component_raised(e, j)] + ab[j] * theta_sum[e];
-    }
-  }
+  const int first_a = components_up_to(a.l - 1), first_b = components_up_to(b.l - 1);
+  for (int i = 0; i < na; ++i)
+    for (int j = 0; j < nb; ++j)
+      nuclear[i * nb + j] = Impl::moved_looped(
+          first_a + i, first_b + j, [&](int e) { return theta_sum[e]; }, ab);
 }
 
 OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
@@ -135,7 +137,8 @@ OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
         if (b > a) return;
         const PlacedShell& sa = basis.shells[a];
         const PlacedShell& sb = basis.shells[b];
-        double s[9], t[9], v[9];
+        constexpr int kBlock = functions_of_l(kMaxShellL) * functions_of_l(kMaxShellL);
+        double s[kBlock], t[kBlock], v[kBlock];
         one_electron_blocks(sa, sb, nuclei, boys, s, t, v);
         const int na = functions_of_l(sa.l), nb = functions_of_l(sb.l);
         for (int i = 0; i < na; ++i) {

@@ -1,4 +1,4 @@
-// One-electron integrals over contracted s/p shells: overlap, kinetic energy and nuclear
+// One-electron integrals over contracted s, p and d shells: overlap, kinetic energy and nuclear
 // attraction, by Obara-Saika recursions. They cost O(N^2) against the ERIs' O(N^4), so they run
 // on the host.
 #pragma once

@@ -53,6 +53,8 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
   QuartetPlan plan;
   for (int bra_kind = 0; bra_kind < kPairKinds; ++bra_kind) {
     for (int ket_kind = 0; ket_kind <= bra_kind; ++ket_kind) {
+      // Only the classes the basis has: a molecule without d shells keeps the six s/p classes.
+      if (pairs_of_kind[bra_kind] == 0.0 || pairs_of_kind[ket_kind] == 0.0) continue;
       ClassPlan c;
       c.bra_kind = bra_kind;
       c.ket_kind = ket_kind;

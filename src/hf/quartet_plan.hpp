@@ -1,4 +1,4 @@
-// Which shell quartets the G build computes: Schwarz screening, the six classes, and each rank's
+// Which shell quartets the G build computes: Schwarz screening, the classes, and each rank's
 // share of them.
 //
 // A quartet (P|Q) is an unordered pair of shell pairs, so the 8-fold permutational symmetry
@@ -47,7 +47,8 @@ struct ClassPlan {
 };
 
 struct QuartetPlan {
-  std::vector<ClassPlan> classes;  // the six, bra kind >= ket kind, (ss|ss) first
+  // Those of the basis's pair kinds, bra kind >= ket kind, (ss|ss) first.
+  std::vector<ClassPlan> classes;
   double candidates = 0.0, listed = 0.0;
 };
 

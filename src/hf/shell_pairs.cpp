@@ -8,7 +8,7 @@
 namespace kmini::hf {
 
 const char* pair_kind_name(int kind) {
-  static const char* const names[kPairKinds] = {"ss", "ps", "pp"};
+  static const char* const names[kPairKinds] = {"ss", "ps", "pp", "ds", "dp", "dd"};
   return names[kind];
 }
 

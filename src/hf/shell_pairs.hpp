@@ -1,7 +1,7 @@
 // Shell pairs (a, b) and their primitive products, the unit the ERI kernels work on.
 //
-// A pair is stored in canonical order, l_a >= l_b, so that its kind (ss, ps or pp) names its
-// angular momenta. By the Gaussian product theorem each pair of primitives with exponents
+// A pair is stored in canonical order, l_a >= l_b, so that its kind (ss, ps, pp, ds, dp or dd)
+// names its angular momenta. By the Gaussian product theorem each pair of primitives with exponents
 // alpha, beta is one Gaussian of exponent zeta = alpha + beta at P = (alpha A + beta B) / zeta,
 // weighted by c_a c_b exp(-alpha beta / zeta |A - B|^2); those are precomputed once, with what
 // the ERI kernels' primitive loop would otherwise divide by.
@@ -19,21 +19,27 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "hf/cartesian.hpp"
 #include "hf/molecular_basis.hpp"
 
 namespace kmini::hf {
 
-enum PairKind : int { kSS = 0, kPS = 1, kPP = 2 };
-constexpr int kPairKinds = 3;
+// A canonical pair's kind numbers its (l_a, l_b), l_a >= l_b, as l_a (l_a + 1) / 2 + l_b: the
+// kinds of s and p pairs keep their numbers when d pairs join them.
+enum PairKind : int { kSS = 0, kPS = 1, kPP = 2, kDS = 3, kDP = 4, kDD = 5 };
+constexpr int kPairKinds = (kMaxShellL + 1) * (kMaxShellL + 2) / 2;
 
 KOKKOS_INLINE_FUNCTION constexpr int pair_kind(int la, int lb) {
-  return la + lb;
+  return la * (la + 1) / 2 + lb;
 }
 KOKKOS_INLINE_FUNCTION constexpr int bra_l_of_kind(int kind) {
-  return kind >= kPS ? 1 : 0;
+  int la = 0;
+  while ((la + 1) * (la + 2) / 2 <= kind)
+    ++la;
+  return la;
 }
 KOKKOS_INLINE_FUNCTION constexpr int ket_l_of_kind(int kind) {
-  return kind == kPP ? 1 : 0;
+  return kind - pair_kind(bra_l_of_kind(kind), 0);
 }
 const char* pair_kind_name(int kind);
 

@@ -223,23 +223,39 @@ class HermiteR {
 // ---------------------------------------------------------------------------------------------
 // Shells
 
+constexpr int kMaxL = 2;
+
 int function_count(int l) {
-  return l == 0 ? 1 : 3;
+  return (l + 1) * (l + 2) / 2;
 }
 
+// The powers of function `function` of a shell of angular momentum l: x^i y^j z^k with i + j + k
+// = l, i descending, then j descending (x, y, z; xx, xy, xz, yy, yz, zz).
 Powers cartesian_powers(int l, int function) {
-  Powers powers{0, 0, 0};
-  if (l == 1) powers[function] = 1;
+  int index = 0;
+  for (int i = l; i >= 0; --i) {
+    for (int j = l - i; j >= 0; --j) {
+      if (index++ == function) return {i, j, l - i - j};
+    }
+  }
+  throw std::logic_error("cartesian_powers: no function " + std::to_string(function) +
+                         " for l = " + std::to_string(l));
+}
+
+std::vector<Powers> all_powers(int l) {
+  std::vector<Powers> powers;
+  for (int f = 0; f < function_count(l); ++f)
+    powers.push_back(cartesian_powers(l, f));
   return powers;
 }
 
-// A shell with its coefficients multiplied out: coefficient[f][k] is what primitive k of
-// function f is weighted by, normalisations included.
+// A shell with its coefficients multiplied out: coefficient[k] is what primitive k is weighted
+// by, normalisations included. All the shell's functions share it.
 struct NormalisedShell {
   int l = 0;
   Vec3 center{};
   std::vector<Real> exponents;
-  std::vector<std::vector<Real>> coefficient;
+  std::vector<Real> coefficient;
 
   int functions() const { return function_count(l); }
 };
@@ -255,9 +271,14 @@ Real primitive_overlap(const Powers& i, Real a, const Vec3& a_center, const Powe
   return s;
 }
 
+// Gaussian94's coefficients weight normalised primitives, and one set of weights serves all the
+// shell's functions, scaled so that the x^l function has unit self-overlap. The other functions'
+// self-overlaps are then (2i-1)!!(2j-1)!!(2k-1)!! / (2l-1)!!: 1 for xx, yy, zz, 1/3 for xy, xz,
+// yz. (Normalising primitives by another function of the shell changes every weight by the same
+// factor, which the scaling removes.)
 NormalisedShell normalise(const hf::GaussianShell& shell) {
-  if (shell.l != 0 && shell.l != 1) {
-    throw std::invalid_argument("hf_reference: only s and p shells, got l = " +
+  if (shell.l < 0 || shell.l > kMaxL) {
+    throw std::invalid_argument("hf_reference: only s, p and d shells, got l = " +
                                 std::to_string(shell.l));
   }
   if (shell.exponents.empty() || shell.exponents.size() != shell.coefficients.size()) {
@@ -271,26 +292,23 @@ NormalisedShell normalise(const hf::GaussianShell& shell) {
     result.exponents.push_back(exponent);
   const std::size_t primitives = result.exponents.size();
   const Vec3& c = result.center;
-  for (int f = 0; f < result.functions(); ++f) {
-    const Powers powers = cartesian_powers(shell.l, f);
-    // Gaussian94's coefficients weight normalised primitives.
-    std::vector<Real> weights(primitives);
-    for (std::size_t k = 0; k < primitives; ++k) {
-      const Real a = result.exponents[k];
-      weights[k] = shell.coefficients[k] / std::sqrt(primitive_overlap(powers, a, c, powers, a, c));
-    }
-    Real self_overlap = 0;
-    for (std::size_t k = 0; k < primitives; ++k) {
-      for (std::size_t m = 0; m < primitives; ++m) {
-        self_overlap +=
-            weights[k] * weights[m] *
-            primitive_overlap(powers, result.exponents[k], c, powers, result.exponents[m], c);
-      }
-    }
-    for (Real& w : weights)
-      w /= std::sqrt(self_overlap);
-    result.coefficient.push_back(weights);
+  const Powers powers{shell.l, 0, 0};
+  std::vector<Real> weights(primitives);
+  for (std::size_t k = 0; k < primitives; ++k) {
+    const Real a = result.exponents[k];
+    weights[k] = shell.coefficients[k] / std::sqrt(primitive_overlap(powers, a, c, powers, a, c));
   }
+  Real self_overlap = 0;
+  for (std::size_t k = 0; k < primitives; ++k) {
+    for (std::size_t m = 0; m < primitives; ++m) {
+      self_overlap +=
+          weights[k] * weights[m] *
+          primitive_overlap(powers, result.exponents[k], c, powers, result.exponents[m], c);
+    }
+  }
+  for (Real& w : weights)
+    w /= std::sqrt(self_overlap);
+  result.coefficient = weights;
   return result;
 }
 
@@ -310,7 +328,7 @@ std::vector<double> contract_pair(const NormalisedShell& a, const NormalisedShel
       for (int i = 0; i < a.functions(); ++i) {
         for (int j = 0; j < b.functions(); ++j) {
           block[i * b.functions() + j] +=
-              a.coefficient[i][ka] * b.coefficient[j][kb] * values[i * b.functions() + j];
+              a.coefficient[ka] * b.coefficient[kb] * values[i * b.functions() + j];
         }
       }
     }
@@ -429,6 +447,10 @@ std::vector<double> reference_eri(const hf::GaussianShell& a_shell,
   const int nc = c.functions();
   const int nd = d.functions();
   std::vector<Real> block(a.functions() * nb * nc * nd, 0);
+  const std::vector<Powers> a_powers = all_powers(a.l);
+  const std::vector<Powers> b_powers = all_powers(b.l);
+  const std::vector<Powers> c_powers = all_powers(c.l);
+  const std::vector<Powers> d_powers = all_powers(d.l);
   for (std::size_t ka = 0; ka < a.exponents.size(); ++ka) {
     for (std::size_t kb = 0; kb < b.exponents.size(); ++kb) {
       const Real alpha = a.exponents[ka];
@@ -452,10 +474,10 @@ std::vector<double> reference_eri(const hf::GaussianShell& a_shell,
             for (int fb = 0; fb < nb; ++fb) {
               for (int fc = 0; fc < nc; ++fc) {
                 for (int fd = 0; fd < nd; ++fd) {
-                  const Powers i = cartesian_powers(a.l, fa);
-                  const Powers j = cartesian_powers(b.l, fb);
-                  const Powers k = cartesian_powers(c.l, fc);
-                  const Powers l = cartesian_powers(d.l, fd);
+                  const Powers& i = a_powers[fa];
+                  const Powers& j = b_powers[fb];
+                  const Powers& k = c_powers[fc];
+                  const Powers& l = d_powers[fd];
                   Real sum = 0;
                   for (int t = 0; t <= i[0] + j[0]; ++t) {
                     for (int u = 0; u <= i[1] + j[1]; ++u) {
@@ -476,8 +498,8 @@ std::vector<double> reference_eri(const hf::GaussianShell& a_shell,
                     }
                   }
                   block[((fa * nb + fb) * nc + fc) * nd + fd] +=
-                      a.coefficient[fa][ka] * b.coefficient[fb][kb] * c.coefficient[fc][kc] *
-                      d.coefficient[fd][kd] * prefactor * sum;
+                      a.coefficient[ka] * b.coefficient[kb] * c.coefficient[kc] *
+                      d.coefficient[kd] * prefactor * sum;
                 }
               }
             }

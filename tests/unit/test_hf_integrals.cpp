@@ -1,8 +1,8 @@
-// The hf app's Gaussian integrals (hf/integrals_host.hpp) against the independent reference of
-// support/hf_reference.hpp, on random shells, centres and charges; and the reference itself
-// against closed forms (the Boys function's erf form, recursion and asymptote; s-function
-// integrals; p functions as centre derivatives of s functions), so that agreement with it means
-// something.
+// The hf app's Gaussian integrals over s, p and d shells (hf/integrals_host.hpp) against the
+// independent reference of support/hf_reference.hpp, on random shells, centres and charges; and
+// the reference itself against closed forms (the Boys function's erf form, recursion and
+// asymptote; s-function integrals; p and d functions as first and second centre derivatives of s
+// functions), so that agreement with it means something.
 //
 // Host code only, through the single-block entry points of hf/integrals_host.hpp.
 #include <gtest/gtest.h>
@@ -141,8 +141,8 @@ class NonTrivialCounter {
 std::string describe(const GaussianShell& shell) {
   std::ostringstream text;
   text.precision(17);
-  text << (shell.l == 0 ? "s" : "p") << " at (" << shell.center[0] << ", " << shell.center[1]
-       << ", " << shell.center[2] << ") exponents/coefficients";
+  text << (shell.l >= 0 && shell.l <= 2 ? "spd"[shell.l] : '?') << " at (" << shell.center[0]
+       << ", " << shell.center[1] << ", " << shell.center[2] << ") exponents/coefficients";
   for (std::size_t k = 0; k < shell.exponents.size(); ++k) {
     text << " " << shell.exponents[k] << "/" << shell.coefficients[k];
   }
@@ -157,7 +157,20 @@ std::string describe(const std::vector<GaussianShell>& shells) {
 }
 
 int function_count(int l) {
-  return l == 0 ? 1 : 3;
+  return (l + 1) * (l + 2) / 2;
+}
+
+// The powers (i, j, k) of function `function` of a shell of angular momentum l, x^i y^j z^k,
+// in the order of hf/integrals_host.hpp: i descending, then j descending (xx, xy, xz, yy, yz, zz).
+std::array<int, 3> cartesian_powers(int l, int function) {
+  int index = 0;
+  for (int i = l; i >= 0; --i) {
+    for (int j = l - i; j >= 0; --j) {
+      if (index++ == function) return {i, j, l - i - j};
+    }
+  }
+  ADD_FAILURE() << "no function " << function << " for l = " << l;
+  return {0, 0, 0};
 }
 
 // The row-major index of a function tuple in the block of `shells`.
@@ -462,14 +475,107 @@ TEST(ReferenceIntegrals, PFunctionsAreCentreDerivativesOfSFunctions) {
   }
 }
 
+// A d primitive's functions share the coefficient that gives xx unit self-overlap, N_d =
+// (2a/pi)^{3/4} 4a / sqrt(3), against N_s = (2a/pi)^{3/4} for the s primitive with the same
+// exponent. With x_A y_A exp(-a r_A^2) = (1/4a^2) d^2/dA_x dA_y exp(-a r_A^2) and x_A^2 exp(-a
+// r_A^2) = (1/4a^2) (d^2/dA_x^2 + 2a) exp(-a r_A^2), that makes d_xy = (1 / (sqrt(3) a)) d^2/dA_x
+// dA_y s and d_xx = (1 / (sqrt(3) a)) (d^2/dA_x^2 s + 2a s), and so on: every block with a d shell
+// is a second centre derivative of a block with an s shell in its place, which checks the
+// reference's d parts, their order and their normalisation without the reference's formulas.
+TEST(ReferenceIntegrals, DFunctionsAreSecondCentreDerivativesOfSFunctions) {
+  using Shells = std::vector<GaussianShell>;
+  std::mt19937_64 rng(15);
+  const std::vector<PointCharge> charges = random_charges(rng);
+  struct Kind {
+    const char* name;
+    int shells;
+    std::function<std::vector<double>(const Shells&)> block;
+  };
+  const std::vector<Kind> kinds{
+      {"overlap", 2, [](const Shells& s) { return ref::reference_overlap(s[0], s[1]); }},
+      {"kinetic", 2, [](const Shells& s) { return ref::reference_kinetic(s[0], s[1]); }},
+      {"nuclear", 2, [&](const Shells& s) { return ref::reference_nuclear(s[0], s[1], charges); }},
+      {"eri", 4, [](const Shells& s) { return ref::reference_eri(s[0], s[1], s[2], s[3]); }},
+  };
+  // Fourth-order central differences, (-1, 16, -30, 16, -1) / 12h^2 for d^2/dx^2 and the product
+  // of two (1, -8, 0, 8, -1) / 12h for d^2/dx dy: their errors, h^4/90 and h^4/30 times sixth
+  // derivatives, are near 1e-11, and the rounding of doubles over 12h^2 near 1e-9, for exponents
+  // of order 1.
+  constexpr double h = 1e-3;
+  const std::array<double, 5> first{1 / 12.0, -8 / 12.0, 0, 8 / 12.0, -1 / 12.0};
+  const std::array<double, 5> second{-1 / 12.0, 16 / 12.0, -30 / 12.0, 16 / 12.0, -1 / 12.0};
+  int checked = 0;
+  for (const Kind& kind : kinds) {
+    int combinations = 1;
+    for (int s = 0; s < kind.shells; ++s)
+      combinations *= 3;
+    for (int ls = 0; ls < combinations; ++ls) {
+      Shells shells;
+      for (int s = 0, rest = ls; s < kind.shells; ++s, rest /= 3) {
+        shells.push_back(
+            primitive_shell(rest % 3, random_center(rng, 1.0), log_uniform(rng, 0.3, 3.0)));
+      }
+      const std::vector<double> block = kind.block(shells);
+      for (int pos = 0; pos < kind.shells; ++pos) {
+        if (shells[pos].l != 2) continue;
+        Shells lower = shells;
+        lower[pos].l = 0;
+        const std::vector<double> unmoved = kind.block(lower);
+        const double a = shells[pos].exponents[0];
+        const double scale = 1 / (std::sqrt(3.0) * a * h * h);
+        for (int f = 0; f < 6; ++f) {
+          const std::array<int, 3> q = cartesian_powers(2, f);
+          // The directions to differentiate in: x and x for x^2, x and y (x < y) for xy.
+          int x = 0;
+          while (q[x] == 0)
+            ++x;
+          int y = x;
+          if (q[x] == 1) {
+            ++y;
+            while (q[y] == 0)
+              ++y;
+          }
+          // sum over the stencil of weight * block with shell pos at A + h (i e_x + j e_y)
+          std::vector<double> derivative(unmoved.size(), 0);
+          for (int i = -2; i <= 2; ++i) {
+            for (int j = -2; j <= 2; ++j) {
+              const double weight =
+                  x == y ? (j == 0 ? second[i + 2] : 0) : first[i + 2] * first[j + 2];
+              if (weight == 0) continue;
+              Shells moved = lower;
+              moved[pos].center[x] += i * h;
+              moved[pos].center[y] += j * h;
+              const std::vector<double> values = kind.block(moved);
+              for (std::size_t k = 0; k < values.size(); ++k)
+                derivative[k] += weight * values[k];
+            }
+          }
+          for (std::vector<int> tuple : function_tuples(shells)) {
+            if (tuple[pos] != f) continue;
+            const double got = block[flat_index(shells, tuple)];
+            tuple[pos] = 0;
+            const std::size_t k = flat_index(lower, tuple);
+            const double want =
+                (derivative[k] + (x == y ? 2 * a * h * h * unmoved[k] : 0.0)) * scale;
+            EXPECT_NEAR(got, want, 1e-8)
+                << kind.name << ", function " << f << " of shell " << pos << describe(shells);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The production one-electron integrals
 
 TEST(OneElectronIntegrals, AgreeWithTheReference) {
   NonTrivialCounter counter;
-  for (int la = 0; la <= 1; ++la) {
-    for (int lb = 0; lb <= 1; ++lb) {
-      std::mt19937_64 rng(100 + 2 * la + lb);
+  for (int la = 0; la <= 2; ++la) {
+    for (int lb = 0; lb <= 2; ++lb) {
+      std::mt19937_64 rng(100 + 3 * la + lb);
       for (int sample = 0; sample < 8; ++sample) {
         const Center a_center = random_center(rng, 1.5);
         // Sample 0 puts both shells on one atom, where odd terms must vanish exactly.
@@ -494,18 +600,45 @@ TEST(OneElectronIntegrals, AgreeWithTheReference) {
   EXPECT_GE(counter.fraction(), 0.75);
 }
 
+// A shell's functions share their coefficients, scaled so that the x^l function has unit
+// self-overlap. Their radial parts being the same, the overlap of functions x^i y^j z^k and
+// x^i' y^j' z^k' of one shell is then (i+i'-1)!! (j+j'-1)!! (k+k'-1)!! / (2l-1)!!, 0 if a sum is
+// odd: 1 on the diagonal for s and p, and for d 1 for xx, yy, zz, 1/3 for xy, xz, yz, and 1/3
+// between xx, yy and zz.
 TEST(OneElectronIntegrals, NormalisedFunctionsHaveUnitSelfOverlap) {
+  auto double_factorial = [](int n) {  // n!! for odd n >= -1
+    int product = 1;
+    for (int k = n; k > 1; k -= 2)
+      product *= k;
+    return product;
+  };
   std::mt19937_64 rng(200);
-  for (int sample = 0; sample < 12; ++sample) {
-    const GaussianShell shell = random_shell(rng, sample % 2, random_center(rng, 2.0), 4);
+  for (int sample = 0; sample < 15; ++sample) {
+    const GaussianShell shell = random_shell(rng, sample % 3, random_center(rng, 2.0), 4);
     SCOPED_TRACE(describe(shell));
     const std::vector<double> production = overlap_block(shell, shell);
     const std::vector<double> reference = ref::reference_overlap(shell, shell);
     const int n = function_count(shell.l);
     ASSERT_EQ(production.size(), std::size_t(n * n));
+    ASSERT_EQ(reference.size(), std::size_t(n * n));
     for (int i = 0; i < n; ++i) {
-      EXPECT_NEAR(production[i * n + i], 1.0, 1e-12) << "function " << i;
-      EXPECT_NEAR(reference[i * n + i], 1.0, 1e-12) << "function " << i;
+      for (int j = 0; j < n; ++j) {
+        const std::array<int, 3> pi = cartesian_powers(shell.l, i);
+        const std::array<int, 3> pj = cartesian_powers(shell.l, j);
+        double want = 1.0 / double_factorial(2 * shell.l - 1);
+        for (int d = 0; d < 3; ++d) {
+          const int sum = pi[d] + pj[d];
+          want *= sum % 2 == 0 ? double_factorial(sum - 1) : 0;
+        }
+        EXPECT_NEAR(production[i * n + j], want, 1e-12) << "functions " << i << ", " << j;
+        EXPECT_NEAR(reference[i * n + j], want, 1e-12) << "functions " << i << ", " << j;
+      }
+    }
+    if (shell.l == 2) {  // the formula's values, spelt out
+      EXPECT_NEAR(production[0], 1.0, 1e-12) << "xx";
+      EXPECT_NEAR(production[1 * n + 1], 1.0 / 3, 1e-12) << "xy";
+      EXPECT_NEAR(production[5 * n + 5], 1.0, 1e-12) << "zz";
+      EXPECT_NEAR(production[0 * n + 3], 1.0 / 3, 1e-12) << "xx, yy";
     }
   }
 }
@@ -513,14 +646,18 @@ TEST(OneElectronIntegrals, NormalisedFunctionsHaveUnitSelfOverlap) {
 // ---------------------------------------------------------------------------------------------
 // The production ERIs
 
-TEST(ElectronRepulsionIntegrals, AgreeWithTheReferenceForEveryOrderOfSAndPShells) {
+TEST(ElectronRepulsionIntegrals, AgreeWithTheReferenceForEveryOrderOfSPAndDShells) {
   // Which centres a quartet shares: every shell its own, a = b, c = d, a = c (across the bra and
   // ket), and all four on one atom.
   const std::vector<std::array<int, 4>> layouts{
       {0, 1, 2, 3}, {0, 0, 1, 2}, {0, 1, 2, 2}, {0, 1, 0, 2}, {0, 0, 0, 0}};
   NonTrivialCounter counter;
-  for (int ls = 0; ls < 16; ++ls) {
-    const std::array<int, 4> l{ls & 1, (ls >> 1) & 1, (ls >> 2) & 1, (ls >> 3) & 1};
+  for (int ls = 0; ls < 81; ++ls) {
+    const std::array<int, 4> l{ls % 3, ls / 3 % 3, ls / 9 % 3, ls / 27 % 3};
+    // Up to 3 primitives a shell, fewer where d shells make a quartet's blocks large, so that the
+    // test stays quick: contraction is the same loop for every l, and the s and p quartets test it.
+    const int d_shells = int(std::count(l.begin(), l.end(), 2));
+    const int max_primitives = d_shells <= 1 ? 3 : d_shells == 2 ? 2 : 1;
     std::mt19937_64 rng(300 + ls);
     for (const auto& layout : layouts) {
       std::array<Center, 4> centers;
@@ -528,7 +665,7 @@ TEST(ElectronRepulsionIntegrals, AgreeWithTheReferenceForEveryOrderOfSAndPShells
         center = random_center(rng, 1.0);
       std::vector<GaussianShell> shells;
       for (int s = 0; s < 4; ++s)
-        shells.push_back(random_shell(rng, l[s], centers[layout[s]], 3));
+        shells.push_back(random_shell(rng, l[s], centers[layout[s]], max_primitives));
       SCOPED_TRACE(describe(shells));
       const std::vector<double> want =
           ref::reference_eri(shells[0], shells[1], shells[2], shells[3]);
@@ -541,31 +678,39 @@ TEST(ElectronRepulsionIntegrals, AgreeWithTheReferenceForEveryOrderOfSAndPShells
 }
 
 // (ab|cd) = (ba|cd) = (ab|dc) = (ba|dc) = (cd|ab) = (dc|ab) = (cd|ba) = (dc|ba), function by
-// function.
+// function, for four p shells and for quartets with d shells in different places.
 TEST(ElectronRepulsionIntegrals, HaveEightfoldPermutationalSymmetry) {
   std::mt19937_64 rng(400);
-  std::vector<GaussianShell> shells;
-  for (int s = 0; s < 4; ++s)
-    shells.push_back(random_shell(rng, 1, random_center(rng, 1.5), 3));
-  SCOPED_TRACE(describe(shells));
-  const std::vector<double> base = eri_block(shells[0], shells[1], shells[2], shells[3]);
-  ASSERT_EQ(base.size(), 81u);
-  ASSERT_GT(max_abs(base), 1e-3);
-  // order[k]: which of a, b, c, d goes to position k.
-  const std::vector<std::array<int, 4>> orders{{1, 0, 2, 3}, {0, 1, 3, 2}, {1, 0, 3, 2},
-                                               {2, 3, 0, 1}, {3, 2, 0, 1}, {2, 3, 1, 0},
-                                               {3, 2, 1, 0}};
-  for (const auto& order : orders) {
-    const std::vector<double> permuted =
-        eri_block(shells[order[0]], shells[order[1]], shells[order[2]], shells[order[3]]);
-    std::vector<double> reordered(base.size());
-    for (const std::vector<int>& tuple : function_tuples(shells)) {
-      const std::vector<int> moved{tuple[order[0]], tuple[order[1]], tuple[order[2]],
-                                   tuple[order[3]]};
-      reordered[flat_index(shells, tuple)] = permuted[flat_index(shells, moved)];
+  const std::vector<std::array<int, 4>> quartets{
+      {1, 1, 1, 1}, {2, 0, 1, 2}, {1, 2, 2, 0}, {2, 2, 2, 2}};
+  for (const auto& l : quartets) {
+    const int d_shells = int(std::count(l.begin(), l.end(), 2));
+    std::vector<GaussianShell> shells;
+    for (int s = 0; s < 4; ++s)
+      shells.push_back(random_shell(rng, l[s], random_center(rng, 1.5), d_shells <= 2 ? 3 : 2));
+    SCOPED_TRACE(describe(shells));
+    const std::vector<double> base = eri_block(shells[0], shells[1], shells[2], shells[3]);
+    ASSERT_EQ(base.size(), function_tuples(shells).size());
+    ASSERT_GT(max_abs(base), 1e-3);
+    // order[k]: which of a, b, c, d goes to position k.
+    const std::vector<std::array<int, 4>> orders{{1, 0, 2, 3}, {0, 1, 3, 2}, {1, 0, 3, 2},
+                                                 {2, 3, 0, 1}, {3, 2, 0, 1}, {2, 3, 1, 0},
+                                                 {3, 2, 1, 0}};
+    for (const auto& order : orders) {
+      const std::vector<GaussianShell> permuted_shells{shells[order[0]], shells[order[1]],
+                                                       shells[order[2]], shells[order[3]]};
+      const std::vector<double> permuted =
+          eri_block(permuted_shells[0], permuted_shells[1], permuted_shells[2], permuted_shells[3]);
+      ASSERT_EQ(permuted.size(), base.size());
+      std::vector<double> reordered(base.size());
+      for (const std::vector<int>& tuple : function_tuples(shells)) {
+        const std::vector<int> moved{tuple[order[0]], tuple[order[1]], tuple[order[2]],
+                                     tuple[order[3]]};
+        reordered[flat_index(shells, tuple)] = permuted[flat_index(permuted_shells, moved)];
+      }
+      EXPECT_TRUE(blocks_agree(reordered, base, kSymmetryTolerance))
+          << "order " << order[0] << order[1] << order[2] << order[3];
     }
-    EXPECT_TRUE(blocks_agree(reordered, base, kSymmetryTolerance))
-        << "order " << order[0] << order[1] << order[2] << order[3];
   }
 }
 

@@ -320,7 +320,8 @@ TEST(HfQuartetPlan, ListsEverySurvivorOnceGroupedByCeilingAndContraction) {
   std::mt19937_64 rng(77);
   const int pairs = 400;
   const double threshold = 1e-12;
-  std::uniform_int_distribution<int> kind(0, 2), products(0, 5);
+  // Every kind but (dd): the plan holds the classes of the kinds present and no others.
+  std::uniform_int_distribution<int> kind(0, kDD - 1), products(0, 5);
   std::uniform_real_distribution<double> decade(-9.0, 1.0);
   const int product_counts[] = {1, 3, 6, 9, 18, 36};
   std::vector<int> kinds(pairs), primitives(pairs);
@@ -341,7 +342,9 @@ TEST(HfQuartetPlan, ListsEverySurvivorOnceGroupedByCeilingAndContraction) {
             bound.data(), pairs);
     for (int rank = 0; rank < ranks; ++rank) {
       const QuartetPlan plan = plan_quartets(kinds, primitives, bound, threshold, rank, ranks);
-      ASSERT_EQ(plan.classes.size(), 6u);
+      ASSERT_EQ(plan.classes.size(), static_cast<std::size_t>(kDD * (kDD + 1) / 2));
+      for (const ClassPlan& c : plan.classes)
+        EXPECT_LT(c.bra_kind, kDD);
       for (const ClassPlan& c : plan.classes) {
         const auto ordered = [&](const std::vector<int>& list, const std::vector<double>& ceiling) {
           ASSERT_EQ(list.size(), ceiling.size());
