@@ -18,6 +18,7 @@
 #include "hf/atomic_guess.hpp"
 #include "hf/auto_update.hpp"
 #include "hf/eri.hpp"
+#include "hf/function_transform.hpp"
 #include "hf/g_build.hpp"
 #include "hf/hf_setup.hpp"
 #include "hf/incremental_g.hpp"
@@ -88,6 +89,7 @@ std::vector<PointCharge> nuclei_of(const Molecule& molecule) {
   return nuclei;
 }
 
+// The Cartesian functions the integrals run over (at least the SCF's).
 int basis_functions(const HfSetup& setup) {
   int n = 0;
   for (const Atom& atom : setup.molecule.atoms)
@@ -153,9 +155,20 @@ class HfCase : public Case {
     settings.primitive_screening = setup_.primitive_screening;
     settings.batch_bytes = setup_.batch_bytes;
     builder_ = std::make_unique<GBuilder>(basis_, settings, comm_.rank(), comm_.size());
+    transform_ = std::make_unique<FunctionTransform>(basis_, setup_.functions);
     one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule));
     if (setup_.guess == Guess::sad)
       initial_density_ = superposed_atomic_densities(setup_.basis, setup_.molecule, basis_);
+    if (!transform_->identity()) {
+      one_electron_ = {transform_->to_working(one_electron_.overlap),
+                       transform_->to_working(one_electron_.kinetic),
+                       transform_->to_working(one_electron_.nuclear)};
+      if (initial_density_.extent(0) > 0)
+        initial_density_ = transform_->density_to_working(initial_density_);
+      const int n = transform_->cartesian();
+      cartesian_density_ = Matrix<DeviceMemory>("hf::cartesian_density", n, n);
+      cartesian_g_ = Matrix<DeviceMemory>("hf::cartesian_g", n, n);
+    }
   }
 
   // The variant's whole SCF, untimed by the runner (its own timings go to the metrics), so that
@@ -185,7 +198,7 @@ class HfCase : public Case {
         },
         [&](bool value) { return comm_.all(value); });
     scf_seconds_[variant.index] = comm_.max(seconds_since(start));
-    g_ = Matrix<DeviceMemory>("hf::g_repeated", basis_.functions, basis_.functions);
+    g_ = Matrix<DeviceMemory>("hf::g_repeated", transform_->working(), transform_->working());
     first_g_.clear();
     repeats_differ_ = 0;
     fastest_repeat_ = INFINITY;
@@ -295,7 +308,10 @@ class HfCase : public Case {
          "in the fastest G build from the converged density"},
         {"integrals_per_second", integrals / fastest_repeat_,
          "in the fastest G build from the converged density"},
-        {"basis_functions", static_cast<double>(basis_.functions), ""},
+        {"basis_functions", static_cast<double>(transform_->working()), "the SCF's"},
+        {"spherical_functions", setup_.functions == Functions::spherical ? 1.0 : 0.0,
+         "1: the SCF ran over real solid harmonics (5 per d shell), 0: over Cartesian "
+         "functions (6)"},
     };
     if (comm_.size() > 1) {
       // The last G build from the converged density: the ranks' own shares, fastest and
@@ -356,18 +372,24 @@ class HfCase : public Case {
   void build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& density,
                const Matrix<DeviceMemory>& g) {
     const Clock::time_point start = Clock::now();
+    // The builder works over the Cartesian functions; the SCF's may be spherical.
+    const bool cartesian = transform_->identity();
+    if (!cartesian) transform_->density_to_cartesian(products_, density, cartesian_density_);
+    const Matrix<DeviceMemory>& d = cartesian ? density : cartesian_density_;
+    const Matrix<DeviceMemory>& out = cartesian ? g : cartesian_g_;
     if (const GBuildChoice update = variant_table().action(variant)) {
-      builder_->build(*update, density, g);
+      builder_->build(*update, d, out);
     } else {
-      auto_->build(*builder_, density, g);
+      auto_->build(*builder_, d, out);
     }
     Kokkos::fence();
     const Clock::time_point built = Clock::now();
     if (comm_.size() > 1) {
-      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g);
+      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
       comm_.sum_in_place(host.data(), host.size());
-      Kokkos::deep_copy(g, host);
+      Kokkos::deep_copy(out, host);
     }
+    if (!cartesian) transform_->g_to_working(products_, out, g);
     last_build_phases_.own = std::chrono::duration<double>(built - start).count();
     last_build_phases_.sum = seconds_since(built);
   }
@@ -398,6 +420,11 @@ class HfCase : public Case {
   MolecularBasis basis_;
   OneElectronMatrices one_electron_;
   HostMatrix initial_density_;  // empty: the core Hamiltonian's guess
+  // The SCF's functions over the Cartesian ones, and the Cartesian density and G of a build when
+  // they differ.
+  std::unique_ptr<FunctionTransform> transform_;
+  DenseProducts products_;
+  Matrix<DeviceMemory> cartesian_density_, cartesian_g_;
   std::unique_ptr<GBuilder> builder_;
   std::unique_ptr<AutoUpdate> auto_;  // while the auto variant runs
   std::map<std::size_t, ScfResult> results_;
@@ -418,7 +445,8 @@ AppSpec app_spec() {
   AppSpec app;
   app.name = "hf";
   app.doc =
-      "restricted Hartree-Fock in s/p Gaussian basis sets (STO-3G, 6-31G shipped); its cost is "
+      "restricted Hartree-Fock in Gaussian basis sets with s, p and d shells (STO-3G, 6-31G, "
+      "6-31G*, 6-31G**, cc-pVDZ shipped); its cost is "
       "the ERI-driven G-matrix build, with the seeds' update variants side by side";
   app.params = hf_params();
   app.variants = variant_table().specs();

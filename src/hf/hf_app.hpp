@@ -1,5 +1,5 @@
-// The hf app: restricted Hartree-Fock in s/p Gaussian basis sets, whose cost is the ERI-driven
-// G-matrix build, with the seeds' G-update variants side by side.
+// The hf app: restricted Hartree-Fock in Gaussian basis sets of s, p and d shells, whose cost is
+// the ERI-driven G-matrix build, with the seeds' G-update variants side by side.
 #pragma once
 
 #include "core/app.hpp"

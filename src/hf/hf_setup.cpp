@@ -3,6 +3,7 @@
 #include "core/choice.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "hf/cartesian.hpp"
 #include "hf/linear_dependence.hpp"
 #include "hf/molecular_basis.hpp"
@@ -15,6 +16,11 @@ namespace {
 struct HfChoices {
   Choice<Units> units{"units", {{"angstrom", Units::angstrom}, {"bohr", Units::bohr}}};
   Choice<Guess> guess{"guess", {{"sad", Guess::sad}, {"core", Guess::core}}};
+  // std::nullopt: the basis family's own convention.
+  Choice<std::optional<Functions>> functions{"functions",
+                                             {{"auto", std::nullopt},
+                                              {"cartesian", Functions::cartesian},
+                                              {"spherical", Functions::spherical}}};
   Choice<Screening> screening{"screening",
                               {{"schwarz", Screening::schwarz}, {"density", Screening::density}}};
   Choice<FockBuild> fock_build{
@@ -27,6 +33,13 @@ const HfChoices& choices() {
 }
 
 }  // namespace
+
+Functions family_functions(const std::string& basis_name) {
+  for (const char* prefix : {"cc-", "aug-cc-"})
+    if (same_ignoring_case(basis_name.substr(0, std::string(prefix).size()), prefix))
+      return Functions::spherical;
+  return Functions::cartesian;
+}
 
 std::vector<std::string> shipped_basis_sets() {
   return {"sto-3g", "6-31g", "6-31g*", "6-31g**", "cc-pvdz"};
@@ -52,9 +65,16 @@ std::vector<ParamSpec> hf_params() {
       ParamSpec::name_or_path("basis", "sto-3g", shipped_basis_sets(),
                               "a shipped basis set, by its name in any letter case "
                               "(inputs/basis/, a '*' written -star in the file's name), or a "
-                              "Gaussian94 file; kmini's integrals take s, p and SP shells, so the "
-                              "sets with d shells (6-31g*, 6-31g**, cc-pvdz) are refused with exit "
-                              "2 on molecules whose atoms carry them")
+                              "Gaussian94 file; kmini's integrals take s, p, SP and d shells")
+          .sweepable(),
+      words.functions
+          .param(std::nullopt,
+                 "the SCF's d functions: cartesian, the six x^2, xy, .. of each d shell (6d); "
+                 "spherical, the five real solid harmonics (5d); auto, the basis family's own: "
+                 "spherical for the correlation-consistent sets (cc-pvdz, or a file whose name "
+                 "starts with cc- or aug-cc-), cartesian for the others (6-31g*, 6-31g**). The "
+                 "integrals are Cartesian either way; the metric spherical_functions says which "
+                 "the SCF used")
           .sweepable(),
       ParamSpec::integer("charge", 0,
                          "the molecule's total charge; the electron count must be even"),
@@ -172,12 +192,13 @@ HfSetup read_setup(const Params& params) {
     params.reject("basis", problem);
   if (const std::string problem = unsupported_shell_problem(setup.basis, elements, kMaxShellL);
       !problem.empty())
-    params.reject("basis", problem + "; kmini's integrals cover s and p shells only");
+    params.reject("basis", problem + "; kmini's integrals cover s, p and d shells");
+  setup.functions = choices().functions.of(params).value_or(family_functions(setup.basis.name));
 
   int functions = 0;
   for (const Atom& atom : setup.molecule.atoms)
     for (const Shell& shell : setup.basis.shells_of_element.at(atom.atomic_number))
-      functions += cartesian_functions(shell.l);
+      functions += functions_of_shell(shell.l, setup.functions);
   if (2 * functions < setup.molecule.electrons())
     params.reject("basis", "the basis has " + std::to_string(functions) +
                                " functions on this molecule, too few for its " +

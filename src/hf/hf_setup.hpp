@@ -1,6 +1,6 @@
 // The hf app's parameters, and the problem they describe, checked: every bad input (an unknown
-// element, a basis that lacks one, d shells, an odd electron count, atoms too close, a malformed
-// file) is rejected here, before anything runs, naming the key that holds it.
+// element, a basis that lacks one, shells above d, an odd electron count, atoms too close, a
+// malformed file) is rejected here, before anything runs, naming the key that holds it.
 #pragma once
 
 #include <optional>
@@ -10,6 +10,7 @@
 #include "core/param.hpp"
 #include "core/params.hpp"
 #include "hf/basis_set.hpp"
+#include "hf/function_transform.hpp"
 #include "hf/incremental_g.hpp"
 #include "hf/molecule.hpp"
 #include "hf/quartet_screen.hpp"
@@ -24,6 +25,7 @@ struct HfSetup {
   Molecule molecule;
   BasisSet basis;
   std::string basis_file;
+  Functions functions;  // resolved: auto is the basis family's convention
   Guess guess;
   int max_iterations;
   double energy_convergence;
@@ -42,6 +44,10 @@ std::vector<ParamSpec> hf_params();
 
 // The basis sets kmini ships, by name (inputs/basis/NAME.gbs).
 std::vector<std::string> shipped_basis_sets();
+
+// The convention a basis set of this name is defined in: spherical for the correlation-consistent
+// sets (cc-..., aug-cc-...), Cartesian for the others (the Pople sets, STO-3G).
+Functions family_functions(const std::string& basis_name);
 
 // The point's problem: the molecule and the basis read and checked, once per point
 // (Params::parsed); throws InputError through Params::reject.

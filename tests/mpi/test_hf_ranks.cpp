@@ -59,7 +59,8 @@ TEST(HfRanks, EveryVariantGivesTheOneRankEnergy) {
   // Three waters with screening and 1 MiB batches: each rank's G holds some of every quartet
   // class's bras, and its own batches; each screening with each kind of build (four points of
   // the sweep). One water against its published energy: the (pp|pp) class has one bra, so on 2
-  // and 3 ranks some ranks have none of it.
+  // and 3 ranks some ranks have none of it. Ammonia in cc-pVDZ, spherical, against PySCF's: the
+  // d classes split too, and each build's G crosses to the spherical functions after the sum.
   // Unoptimised, under the sanitizers, the four points take minutes a run: that build runs the
   // default point alone, and the optimised build sweeps all four.
 #if defined(KMINI_SANITIZED)
@@ -75,15 +76,21 @@ TEST(HfRanks, EveryVariantGivesTheOneRankEnergy) {
                            "    variant: all\n"
                            "  - app: hf\n    molecule: " +
                            shipped_molecule("water-001") +
-                           "\n    reference_energy: -74.963023\n    variant: all\n";
+                           "\n    reference_energy: -74.963023\n    variant: all\n"
+                           // d shells, spherical: PySCF 2.14.0's energy
+                           // (tests/data/hf-pyscf-references.yaml).
+                           "  - app: hf\n    molecule: " +
+                           shipped_molecule("ammonia") +
+                           "\n    basis: cc-pvdz\n    reference_energy: -56.195627468696\n"
+                           "    variant: all\n";
   std::vector<std::vector<RankIndependent>> one_rank;
   for (const int ranks : {1, 2, 3}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     TempDir dir;
     const YAML::Node doc = valid_report_on_ranks(ranks, dir, yaml, kLimitSeconds);
     ASSERT_TRUE(doc.IsMap());
-    ASSERT_EQ(doc["runs"].size(), 2u);
-    for (std::size_t run = 0; run < 2; ++run) {
+    ASSERT_EQ(doc["runs"].size(), 3u);
+    for (std::size_t run = 0; run < 3; ++run) {
       SCOPED_TRACE("run " + std::to_string(run + 1));
       const YAML::Node results = doc["runs"][run]["results"];
       const std::size_t points = run == 0 ? kPoints : 1;
@@ -110,7 +117,7 @@ TEST(HfRanks, EveryVariantGivesTheOneRankEnergy) {
           one_rank.back().push_back(here);
           continue;
         }
-        ASSERT_EQ(one_rank.size(), 2u);
+        ASSERT_EQ(one_rank.size(), 3u);
         const RankIndependent& alone = one_rank[run][v];
         EXPECT_NEAR(here.energy, alone.energy, kAgreement);
         EXPECT_EQ(here.quartets_computed, alone.quartets_computed);
@@ -118,7 +125,7 @@ TEST(HfRanks, EveryVariantGivesTheOneRankEnergy) {
       }
     }
   }
-  ASSERT_EQ(one_rank.size(), 2u);
+  ASSERT_EQ(one_rank.size(), 3u);
   EXPECT_GT(one_rank[0][0].quartets_screened, 0.0) << "water-003 should screen some quartets";
 }
 
