@@ -29,11 +29,18 @@ KOKKOS_INLINE_FUNCTION constexpr int component_index(int x, int y, int z) {
   return components_up_to(l - 1) + (l - x) * (l - x + 1) / 2 + (l - x - y);
 }
 
+// A chain of comparisons rather than a loop: the GPU's Fock updates map a lane's components at
+// run time (eri_recursion.hpp's lane_function), and a loop here made the three-lane classes'
+// kernels nearly twice as slow (docs/performance-notes.md).
 KOKKOS_INLINE_FUNCTION constexpr int component_degree(int index) {
-  int l = 0;
-  while (components_up_to(l) <= index)
-    ++l;
-  return l;
+  return index < 1    ? 0
+         : index < 4  ? 1
+         : index < 10 ? 2
+         : index < 20 ? 3
+         : index < 35 ? 4
+         : index < 56 ? 5
+         : index < 84 ? 6
+                      : 7 + (index >= 120) + (index >= 165);
 }
 
 // The exponent of Cartesian direction `axis` (0 = x, 1 = y, 2 = z) in component `index`.

@@ -9,9 +9,9 @@
 //   3. angular momentum moved from a to b and from c to d (the HRR), which needs no primitives.
 //
 // Both pairs are canonical (l_a >= l_b, l_c >= l_d). Template parameters fix the quartet's class:
-// one instantiation per class, with one primitive loop (below) and two ways of running the
-// recursions, unrolled into registers for the s and p classes (eri_unrolled.hpp) and looped over
-// tables in memory for the d classes (eri_looped.hpp).
+// one instantiation per class, and two ways of running the recursions: unrolled into registers
+// for the s and p classes (eri_lane_unrolled, below), and looped over tables in memory for the d
+// classes (eri_looped.hpp), in one function compiled once for all of them.
 #pragma once
 
 #include <type_traits>
@@ -23,7 +23,6 @@
 #include "hf/cartesian.hpp"
 #include "hf/eri_looped.hpp"
 #include "hf/eri_recursion.hpp"
-#include "hf/eri_unrolled.hpp"
 #include "hf/shell_pairs.hpp"
 #include "hf/unrolled.hpp"
 
@@ -87,16 +86,109 @@ struct PrimitiveScreen {
       : outer(0.5 * cutoff), inner(0.5 * cutoff / bra_products) {}
 };
 
-// Lane `lane`'s share of (ab|cd) for the canonical pairs `bra` and `ket`, in its rotated frame:
-// out[((i nb + j) nc + k) nd + l] for a's rotated component i < lane_na and the others' rotated
-// components j, k, l (lane_function maps them back); primitive quartets left out as the screen
-// for `cutoff` says.
+namespace Impl {
+
+// The looped classes' primitive loop, which hands each primitive quartet to `recursion` and the
+// contracted sums to its HRR: Limits gives the degrees (le, lf, lm) the loop reads and evaluates
+// for, the largest looped class's. (eri_lane_unrolled below is the same loop with the s/p
+// recursions written into it.)
+template <class Limits, class Recursion, class Memory>
+KOKKOS_INLINE_FUNCTION void contract_quartet(Recursion& recursion, const ShellPairs<Memory>& pairs,
+                                             const BoysTable<Memory>& boys, int bra, int ket,
+                                             int lane, double* out, double cutoff) {
+  constexpr int le = Limits::le, lf = Limits::lf, lm = Limits::lm;
+  // The loop below runs once per primitive quartet: no division in it. The products carry
+  // 1 / (2 zeta) and their share of the prefactor (shell_pairs.hpp), and 1 / (zeta + eta) is the
+  // square of the one reciprocal square root the prefactor needs anyway.
+  const int p_begin = pairs.primitives_begin(bra), p_end = pairs.primitives_begin(bra + 1);
+  const int q_begin = pairs.primitives_begin(ket), q_end = pairs.primitives_begin(ket + 1);
+  const PrimitiveScreen screen(cutoff, p_end - p_begin);
+  // The bra products the screen visits, found first so that the loop holds no more of it than
+  // each product's ket cutoff (the lanes of a warp mostly share their bra, so these loads are
+  // shared too).
+  int p_stop = p_begin;
+  {
+    const double ket_tail = pairs.products(q_begin).tail;
+    while (p_stop < p_end && !(pairs.products(p_stop).tail * ket_tail < screen.outer))
+      ++p_stop;
+  }
+  PrimitiveQuartet<lm> quartet;
+  for (int p = p_begin; p < p_stop; ++p) {
+    const ProductFields bra_product = read_product<(le >= 1), (le >= 2)>(pairs.products(p));
+    const double zeta = bra_product.zeta;
+    quartet.zeta = zeta;
+    quartet.half_inverse_zeta = bra_product.half_inverse_zeta;
+    double px[3];
+    rotate(bra_product.from_a, lane, quartet.pa);
+    rotate(bra_product.center, lane, px);
+    const double bra_weight = bra_product.coulomb_weight;
+    const double ket_cutoff = screen.inner / pairs.products(p).bound;
+    for (int q = q_begin; q < q_end; ++q) {
+      const ProductFields ket_product = read_product<(lf >= 1), (lf >= 2)>(pairs.products(q));
+      if (ket_product.tail < ket_cutoff) break;
+      const double eta = ket_product.zeta;
+      quartet.eta = eta;
+      quartet.half_inverse_eta = ket_product.half_inverse_zeta;
+      const double inverse_root = reciprocal_sqrt(zeta + eta);
+      const double inverse_sum = inverse_root * inverse_root;
+      quartet.inverse_sum = inverse_sum;
+      const double rho = zeta * eta * inverse_sum;
+      double qx[3], pq2 = 0.0;
+      rotate(ket_product.from_a, lane, quartet.qc);
+      rotate(ket_product.center, lane, qx);
+      KMINI_HF_UNROLL
+      for (int x = 0; x < 3; ++x) {
+        const double w = (zeta * px[x] + eta * qx[x]) * inverse_sum;
+        quartet.wp[x] = w - px[x];
+        quartet.wq[x] = w - qx[x];
+        pq2 += (px[x] - qx[x]) * (px[x] - qx[x]);
+      }
+      double boys_values[lm + 1];
+      boys.template evaluate<lm>(rho * pq2, boys_values);
+      const double scale = bra_weight * ket_product.coulomb_weight * inverse_root;
+      static_for<0, lm + 1>([&](auto m_) {
+        constexpr int m = decltype(m_)::value;
+        quartet.base[m] = scale * boys_values[m];
+      });
+      recursion.add(quartet);
+    }
+  }
+
+  double cd[3], ab[3];
+  read_rotated(pairs.ab, ket, lane, cd);
+  read_rotated(pairs.ab, bra, lane, ab);
+  recursion.move(cd, ab, out);
+}
+
+}  // namespace Impl
+
+// Every looped class's ERI: one function, compiled once and called by each d class's kernels
+// (inlined, the fifteen d classes' kernels kept nvcc and ptxas busy for over half an hour).
+template <class Memory>
+KMINI_HF_NOINLINE KOKKOS_FUNCTION void eri_lane_looped(const ShellPairs<Memory>& pairs,
+                                                       const BoysTable<Memory>& boys, int bra,
+                                                       int ket, int lane, double* out,
+                                                       double cutoff,
+                                                       const Impl::LoopedShape& shape) {
+  Impl::LoopedRecursion recursion(shape);
+  Impl::contract_quartet<Impl::LoopedLimits>(recursion, pairs, boys, bra, ket, lane, out, cutoff);
+}
+
+// An s/p class's lane: the recursions unrolled into registers, every index a compile-time
+// constant. (Written out here rather than through contract_quartet: passed through a recursion
+// object, (pp|pp) grew from 214 registers to 255 and spilled, and (pp|ps) ran at half speed.)
 template <class Class, class Memory>
-KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const BoysTable<Memory>& boys,
-                                     int bra, int ket, int lane, double* out, double cutoff = 0.0) {
-  constexpr int le = Class::le, lf = Class::lf, lm = Class::lm;
-  std::conditional_t<Class::unrolled, Impl::UnrolledRecursion<Class>, Impl::LoopedRecursion<Class>>
-      recursion;
+KOKKOS_FORCEINLINE_FUNCTION void eri_lane_unrolled(const ShellPairs<Memory>& pairs,
+                                                   const BoysTable<Memory>& boys, int bra, int ket,
+                                                   int lane, double* out, double cutoff) {
+  constexpr int le = Class::la + Class::lb, lf = Class::lc + Class::ld, lm = le + lf;
+  constexpr int ne = components_up_to(le), nf = components_up_to(lf);
+  constexpr int first_a = components_up_to(Class::la - 1);
+  constexpr int first_c = components_up_to(Class::lc - 1);
+
+  // Only the entries the HRR reads are summed: e of degree la or more that the lane needs, f of
+  // degree lc or more. The others stay zero, unread, and cost no register once unrolled.
+  double contracted[ne][nf] = {};
 
   // The loop below runs once per primitive quartet: no division in it. The products carry
   // 1 / (2 zeta) and their share of the prefactor (shell_pairs.hpp), and 1 / (zeta + eta) is the
@@ -113,15 +205,13 @@ KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const Boys
     while (p_stop < p_end && !(pairs.products(p_stop).tail * ket_tail < screen.outer))
       ++p_stop;
   }
-  Impl::PrimitiveQuartet<lm> quartet;
   for (int p = p_begin; p < p_stop; ++p) {
     const Impl::ProductFields bra_product =
         Impl::read_product<(le >= 1), (le >= 2)>(pairs.products(p));
     const double zeta = bra_product.zeta;
-    quartet.zeta = zeta;
-    quartet.half_inverse_zeta = bra_product.half_inverse_zeta;
-    double px[3];
-    Impl::rotate(bra_product.from_a, lane, quartet.pa);
+    [[maybe_unused]] const double half_inverse_zeta = bra_product.half_inverse_zeta;
+    double pa[3], px[3];
+    Impl::rotate(bra_product.from_a, lane, pa);
     Impl::rotate(bra_product.center, lane, px);
     const double bra_weight = bra_product.coulomb_weight;
     const double ket_cutoff = screen.inner / pairs.products(p).bound;
@@ -130,37 +220,129 @@ KOKKOS_INLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs, const Boys
           Impl::read_product<(lf >= 1), (lf >= 2)>(pairs.products(q));
       if (ket_product.tail < ket_cutoff) break;
       const double eta = ket_product.zeta;
-      quartet.eta = eta;
-      quartet.half_inverse_eta = ket_product.half_inverse_zeta;
+      [[maybe_unused]] const double half_inverse_eta = ket_product.half_inverse_zeta;
       const double inverse_root = reciprocal_sqrt(zeta + eta);
       const double inverse_sum = inverse_root * inverse_root;
-      quartet.inverse_sum = inverse_sum;
       const double rho = zeta * eta * inverse_sum;
-      double qx[3], pq2 = 0.0;
-      Impl::rotate(ket_product.from_a, lane, quartet.qc);
+      double qc[3], qx[3], wp[3], wq[3], pq2 = 0.0;
+      Impl::rotate(ket_product.from_a, lane, qc);
       Impl::rotate(ket_product.center, lane, qx);
       KMINI_HF_UNROLL
       for (int x = 0; x < 3; ++x) {
         const double w = (zeta * px[x] + eta * qx[x]) * inverse_sum;
-        quartet.wp[x] = w - px[x];
-        quartet.wq[x] = w - qx[x];
+        wp[x] = w - px[x];
+        wq[x] = w - qx[x];
         pq2 += (px[x] - qx[x]) * (px[x] - qx[x]);
       }
       double boys_values[lm + 1];
       boys.template evaluate<lm>(rho * pq2, boys_values);
       const double scale = bra_weight * ket_product.coulomb_weight * inverse_root;
+
+      // v[m][e][f] = [e0|f0]^(m); entry (m, e, f) is defined for m <= lm - |e| - |f|.
+      double v[lm + 1][ne][nf];
       Impl::static_for<0, lm + 1>([&](auto m_) {
         constexpr int m = decltype(m_)::value;
-        quartet.base[m] = scale * boys_values[m];
+        v[m][0][0] = scale * boys_values[m];
       });
-      recursion.add(quartet);
+      // Up the ket first: [0|f] from [0|f-1_i] and [0|f-2_i].
+      Impl::static_for<1, nf>([&](auto f_) {
+        constexpr int f = decltype(f_)::value;
+        constexpr int i = build_axis(f), f1 = component_lowered(f, i);
+        constexpr int f2 = component_lowered(f1, i);
+        constexpr int n1 = component_power(f1, i);
+        Impl::static_for<0, lm - component_degree(f) + 1>([&](auto m_) {
+          constexpr int m = decltype(m_)::value;
+          double value = qc[i] * v[m][0][f1] + wq[i] * v[m + 1][0][f1];
+          if constexpr (n1 > 0)
+            value += n1 * half_inverse_eta * (v[m][0][f2] - zeta * inverse_sum * v[m + 1][0][f2]);
+          v[m][0][f] = value;
+        });
+      });
+      // Then up the bra, the lane's components only: [e|f] from [e-1_i|f], [e-2_i|f] and
+      // [e-1_i|f-1_i].
+      Impl::static_for<1, ne>([&](auto e_) {
+        constexpr int e = decltype(e_)::value;
+        if constexpr (Impl::lane_needs<Class>(e)) {
+          constexpr int i = Impl::bra_axis(e), e1 = component_lowered(e, i);
+          constexpr int e2 = component_lowered(e1, i);
+          constexpr int n1 = component_power(e1, i);
+          Impl::static_for<0, nf>([&](auto f_) {
+            constexpr int f = decltype(f_)::value;
+            constexpr int f_i = component_power(f, i), f1 = component_lowered(f, i);
+            Impl::static_for<0, lm - component_degree(e) - component_degree(f) + 1>([&](auto m_) {
+              constexpr int m = decltype(m_)::value;
+              double value = pa[i] * v[m][e1][f] + wp[i] * v[m + 1][e1][f];
+              if constexpr (n1 > 0)
+                value +=
+                    n1 * half_inverse_zeta * (v[m][e2][f] - eta * inverse_sum * v[m + 1][e2][f]);
+              if constexpr (f_i > 0) value += f_i * 0.5 * inverse_sum * v[m + 1][e1][f1];
+              v[m][e][f] = value;
+            });
+          });
+        }
+      });
+      KMINI_HF_UNROLL
+      for (int e = first_a; e < ne; ++e) {
+        KMINI_HF_UNROLL
+        for (int f = first_c; f < nf; ++f)
+          if (Impl::lane_needs<Class>(e)) contracted[e][f] += v[0][e][f];
+      }
     }
   }
 
+  // HRR on the ket, then on the bra: (x, y + 1_j) = (x + 1_j, y) + (X - Y)_j (x, y).
   double cd[3], ab[3];
   Impl::read_rotated(pairs.ab, ket, lane, cd);
   Impl::read_rotated(pairs.ab, bra, lane, ab);
-  recursion.move(cd, ab, out);
+  double ket_moved[ne][Class::nc][Class::nd] = {};
+  KMINI_HF_UNROLL
+  for (int e = first_a; e < ne; ++e) {
+    if (!Impl::lane_needs<Class>(e)) continue;
+    KMINI_HF_UNROLL
+    for (int k = 0; k < Class::nc; ++k) {
+      KMINI_HF_UNROLL
+      for (int l = 0; l < Class::nd; ++l) {
+        const int c = first_c + k;
+        if constexpr (Class::ld == 0) {
+          ket_moved[e][k][l] = contracted[e][c];
+        } else {
+          ket_moved[e][k][l] = contracted[e][component_raised(c, l)] + cd[l] * contracted[e][c];
+        }
+      }
+    }
+  }
+  KMINI_HF_UNROLL
+  for (int i = 0; i < Class::lane_na; ++i) {
+    KMINI_HF_UNROLL
+    for (int j = 0; j < Class::nb; ++j) {
+      const int a = first_a + i;
+      KMINI_HF_UNROLL
+      for (int k = 0; k < Class::nc; ++k) {
+        KMINI_HF_UNROLL
+        for (int l = 0; l < Class::nd; ++l) {
+          double value = ket_moved[a][k][l];
+          if constexpr (Class::lb == 1)
+            value = ket_moved[component_raised(a, j)][k][l] + ab[j] * value;
+          out[((i * Class::nb + j) * Class::nc + k) * Class::nd + l] = value;
+        }
+      }
+    }
+  }
+}
+
+// Lane `lane`'s share of (ab|cd) for the canonical pairs `bra` and `ket`, in its rotated frame:
+// out[((i nb + j) nc + k) nd + l] for a's rotated component i < lane_na and the others' rotated
+// components j, k, l (lane_function maps them back); primitive quartets left out as the screen
+// for `cutoff` says.
+template <class Class, class Memory>
+KOKKOS_FORCEINLINE_FUNCTION void eri_lane(const ShellPairs<Memory>& pairs,
+                                          const BoysTable<Memory>& boys, int bra, int ket, int lane,
+                                          double* out, double cutoff = 0.0) {
+  if constexpr (Class::unrolled) {
+    eri_lane_unrolled<Class>(pairs, boys, bra, ket, lane, out, cutoff);
+  } else {
+    eri_lane_looped(pairs, boys, bra, ket, lane, out, cutoff, Impl::looped_shape<Class>());
+  }
 }
 
 // The whole of (ab|cd) for the canonical pairs `bra` and `ket` into

@@ -34,7 +34,7 @@ struct QuartetClass {
   static constexpr int lane_na = na / lanes;
   static constexpr int lane_integrals = lane_na * nb * nc * nd;
   static_assert(lane_na * lanes == na, "a's components split evenly among the lanes");
-  // The s and p classes unroll their recursions into registers (eri_unrolled.hpp). A class with
+  // The s and p classes unroll their recursions into registers (eri.hpp). A class with
   // a d shell loops over a table in memory (eri_looped.hpp): unrolled, (dd|dd)'s table of 3675
   // entries took nvcc four minutes for one kernel and would spill anyway.
   static constexpr bool unrolled = la <= 1;

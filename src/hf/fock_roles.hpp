@@ -57,6 +57,10 @@ struct FockRole<5> {  // G_bc -= sum_ad D_ad (ab|cd)
 };
 constexpr int kFockRoles = 6;
 
+// The most integrals of a block whose Fock updates are unrolled on the GPU: an s/p quartet's.
+// A d class's block is in local memory anyway (eri_looped.hpp).
+constexpr int kMostUnrolledIntegrals = 81;
+
 // The extents of a block of integrals, slot by slot (a, b, c, d): a whole quartet's, or one
 // lane's share of it (see eri.hpp), stored at ((i n1 + j) n2 + k) n3 + l.
 template <int N0, int N1, int N2, int N3>
@@ -102,17 +106,33 @@ KOKKOS_INLINE_FUNCTION double role_contribution(const Functions& functions, cons
   using R = FockRole<Role>;
   constexpr int n_u = Extents::n(R::sum_row), n_v = Extents::n(R::sum_col);
   double sum = 0.0;
-  KMINI_HF_UNROLL
-  for (int u = 0; u < n_u; ++u) {
+  if constexpr (Extents::size <= kMostUnrolledIntegrals) {
     KMINI_HF_UNROLL
-    for (int v = 0; v < n_v; ++v) {
-      int index[4] = {0, 0, 0, 0};
-      index[R::row] = x;
-      index[R::col] = y;
-      index[R::sum_row] = u;
-      index[R::sum_col] = v;
-      sum += density(functions(R::sum_row, u), functions(R::sum_col, v)) *
-             eri[Extents::at(index[0], index[1], index[2], index[3])];
+    for (int u = 0; u < n_u; ++u) {
+      KMINI_HF_UNROLL
+      for (int v = 0; v < n_v; ++v) {
+        int index[4] = {0, 0, 0, 0};
+        index[R::row] = x;
+        index[R::col] = y;
+        index[R::sum_row] = u;
+        index[R::sum_col] = v;
+        sum += density(functions(R::sum_row, u), functions(R::sum_col, v)) *
+               eri[Extents::at(index[0], index[1], index[2], index[3])];
+      }
+    }
+  } else {  // the same sum, rolled
+    KMINI_HF_LOOP
+    for (int u = 0; u < n_u; ++u) {
+      KMINI_HF_LOOP
+      for (int v = 0; v < n_v; ++v) {
+        int index[4] = {0, 0, 0, 0};
+        index[R::row] = x;
+        index[R::col] = y;
+        index[R::sum_row] = u;
+        index[R::sum_col] = v;
+        sum += density(functions(R::sum_row, u), functions(R::sum_col, v)) *
+               eri[Extents::at(index[0], index[1], index[2], index[3])];
+      }
     }
   }
   return R::factor * sum;
@@ -123,12 +143,22 @@ template <class Extents, int Role, class Functions, class Density, class Add>
 KOKKOS_INLINE_FUNCTION void scatter_role(const Functions& functions, const double* eri,
                                          const Density& density, const Add& add) {
   using R = FockRole<Role>;
-  KMINI_HF_UNROLL
-  for (int x = 0; x < Extents::n(R::row); ++x) {
+  if constexpr (Extents::size <= kMostUnrolledIntegrals) {
     KMINI_HF_UNROLL
-    for (int y = 0; y < Extents::n(R::col); ++y)
-      add(functions(R::row, x), functions(R::col, y),
-          role_contribution<Extents, Role>(functions, eri, density, x, y));
+    for (int x = 0; x < Extents::n(R::row); ++x) {
+      KMINI_HF_UNROLL
+      for (int y = 0; y < Extents::n(R::col); ++y)
+        add(functions(R::row, x), functions(R::col, y),
+            role_contribution<Extents, Role>(functions, eri, density, x, y));
+    }
+  } else {  // the same updates, rolled
+    KMINI_HF_LOOP
+    for (int x = 0; x < Extents::n(R::row); ++x) {
+      KMINI_HF_LOOP
+      for (int y = 0; y < Extents::n(R::col); ++y)
+        add(functions(R::row, x), functions(R::col, y),
+            role_contribution<Extents, Role>(functions, eri, density, x, y));
+    }
   }
 }
 

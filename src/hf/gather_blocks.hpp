@@ -16,8 +16,8 @@ namespace kmini::hf {
 
 template <class Class, class Memory>
 struct GatherBlocks {
-  // The most functions a shell has, which bounds a G block.
-  static constexpr int kF = functions_of_l(kMaxShellL);
+  // The most functions a shell of the class has, which bounds a G block it adds to.
+  static constexpr int kF = functions_of_l(Class::la > Class::lc ? Class::la : Class::lc);
   ShellPairs<Memory> pairs;
   ShellData<Memory> shells;
   ClassData<Memory> data;
@@ -78,6 +78,8 @@ struct GatherBlocks {
     const int n = static_cast<int>(shells.first_function.extent(0));
     const int index = team.league_rank(), lane = team.team_rank(), lanes = team.team_size();
     const int s = index / n, t = index % n;
+    // A shell larger than the class's shells has no part in its quartets (the whole team leaves).
+    if (shells.functions(s) > kF || shells.functions(t) > kF) return;
     double acc[kF][kF] = {};
     const int pair = shells.pair_of(s, t);
     if (pair >= 0) {

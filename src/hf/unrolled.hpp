@@ -9,10 +9,28 @@
 
 namespace kmini::hf {
 
+// A function compiled once and called, not inlined into each caller (eri.hpp's looped ERI).
+#if defined(__CUDACC__)
+#define KMINI_HF_NOINLINE __noinline__
+#elif defined(__GNUC__)
+#define KMINI_HF_NOINLINE __attribute__((noinline))
+#else
+#define KMINI_HF_NOINLINE
+#endif
+
 #if defined(__CUDA_ARCH__)
 #define KMINI_HF_UNROLL _Pragma("unroll")
 #else
 #define KMINI_HF_UNROLL
+#endif
+
+// The opposite, for the loops over tables in memory (eri_looped.hpp) and over the d classes'
+// integrals: left to itself, nvcc unrolls their constant trip counts, and unrolled, the Fock
+// updates of one (dd|dd) lane are some 8000 multiply-adds a kernel.
+#if defined(__CUDA_ARCH__)
+#define KMINI_HF_LOOP _Pragma("unroll 1")
+#else
+#define KMINI_HF_LOOP
 #endif
 
 namespace Impl {

@@ -417,6 +417,24 @@ TEST(ReferenceIntegrals, DistinctQuartetsGiveDistinctSsss) {
             1e-3 * std::max(std::abs(values[0]), std::abs(values[1])));
 }
 
+// The reference's four kinds of block, each by its shells, for the derivative checks below.
+struct ReferenceKind {
+  const char* name;
+  int shells;
+  std::function<std::vector<double>(const std::vector<GaussianShell>&)> block;
+};
+
+std::vector<ReferenceKind> reference_kinds(const std::vector<PointCharge>& charges) {
+  using Shells = std::vector<GaussianShell>;
+  return {
+      {"overlap", 2, [](const Shells& s) { return ref::reference_overlap(s[0], s[1]); }},
+      {"kinetic", 2, [](const Shells& s) { return ref::reference_kinetic(s[0], s[1]); }},
+      {"nuclear", 2,
+       [charges](const Shells& s) { return ref::reference_nuclear(s[0], s[1], charges); }},
+      {"eri", 4, [](const Shells& s) { return ref::reference_eri(s[0], s[1], s[2], s[3]); }},
+  };
+}
+
 // A normalised p_x primitive is (1/sqrt(a)) d/dA_x of the normalised s primitive with the same
 // exponent, x_A exp(-a r_A^2) being (1/2a) d/dA_x exp(-a r_A^2). So every block with a p shell
 // is a centre derivative of a block with one p shell fewer, down to the s blocks whose closed
@@ -425,21 +443,11 @@ TEST(ReferenceIntegrals, PFunctionsAreCentreDerivativesOfSFunctions) {
   using Shells = std::vector<GaussianShell>;
   std::mt19937_64 rng(14);
   const std::vector<PointCharge> charges = random_charges(rng);
-  struct Kind {
-    const char* name;
-    int shells;
-    std::function<std::vector<double>(const Shells&)> block;
-  };
-  const std::vector<Kind> kinds{
-      {"overlap", 2, [](const Shells& s) { return ref::reference_overlap(s[0], s[1]); }},
-      {"kinetic", 2, [](const Shells& s) { return ref::reference_kinetic(s[0], s[1]); }},
-      {"nuclear", 2, [&](const Shells& s) { return ref::reference_nuclear(s[0], s[1], charges); }},
-      {"eri", 4, [](const Shells& s) { return ref::reference_eri(s[0], s[1], s[2], s[3]); }},
-  };
+  const std::vector<ReferenceKind> kinds = reference_kinds(charges);
   // A fourth-order central difference: its error, h^4/30 times the fifth derivative, and the
   // rounding of doubles over 12h, are both near 1e-12 for exponents of order 1.
   constexpr double h = 1e-3;
-  for (const Kind& kind : kinds) {
+  for (const ReferenceKind& kind : kinds) {
     for (int ls = 0; ls < (1 << kind.shells); ++ls) {
       Shells shells;
       for (int s = 0; s < kind.shells; ++s) {
@@ -486,17 +494,7 @@ TEST(ReferenceIntegrals, DFunctionsAreSecondCentreDerivativesOfSFunctions) {
   using Shells = std::vector<GaussianShell>;
   std::mt19937_64 rng(15);
   const std::vector<PointCharge> charges = random_charges(rng);
-  struct Kind {
-    const char* name;
-    int shells;
-    std::function<std::vector<double>(const Shells&)> block;
-  };
-  const std::vector<Kind> kinds{
-      {"overlap", 2, [](const Shells& s) { return ref::reference_overlap(s[0], s[1]); }},
-      {"kinetic", 2, [](const Shells& s) { return ref::reference_kinetic(s[0], s[1]); }},
-      {"nuclear", 2, [&](const Shells& s) { return ref::reference_nuclear(s[0], s[1], charges); }},
-      {"eri", 4, [](const Shells& s) { return ref::reference_eri(s[0], s[1], s[2], s[3]); }},
-  };
+  const std::vector<ReferenceKind> kinds = reference_kinds(charges);
   // Fourth-order central differences, (-1, 16, -30, 16, -1) / 12h^2 for d^2/dx^2 and the product
   // of two (1, -8, 0, 8, -1) / 12h for d^2/dx dy: their errors, h^4/90 and h^4/30 times sixth
   // derivatives, are near 1e-11, and the rounding of doubles over 12h^2 near 1e-9, for exponents
@@ -505,7 +503,7 @@ TEST(ReferenceIntegrals, DFunctionsAreSecondCentreDerivativesOfSFunctions) {
   const std::array<double, 5> first{1 / 12.0, -8 / 12.0, 0, 8 / 12.0, -1 / 12.0};
   const std::array<double, 5> second{-1 / 12.0, 16 / 12.0, -30 / 12.0, 16 / 12.0, -1 / 12.0};
   int checked = 0;
-  for (const Kind& kind : kinds) {
+  for (const ReferenceKind& kind : kinds) {
     int combinations = 1;
     for (int s = 0; s < kind.shells; ++s)
       combinations *= 3;
