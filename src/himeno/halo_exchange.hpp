@@ -7,22 +7,30 @@
 // face neighbour, with no message to a diagonal. A side with no neighbour is the global boundary,
 // which holds its initial values and is never overwritten.
 //
-// Host-staged by default: faces are packed on the device, copied to host buffers and sent from
-// there. With device pointers, MPI is handed the device buffers (CUDA-aware MPI).
+// Three transports. Host-staged: faces are packed on the device, copied to host buffers and
+// sent from there. Device pointers: MPI is handed the device buffers (CUDA-aware MPI). CUDA IPC:
+// each rank copies its faces straight into its neighbours' device buffers, and MPI only says
+// when (peer_faces.hpp); `auto` takes it where every rank is on one node and their buffers map,
+// and the report's halo_cuda_ipc says whether it did.
 //
 // Every copy and kernel runs on the execution space instance it is given, and every wait is for
 // that instance alone, so that an axis's exchange can run while another instance sweeps.
 #pragma once
 
 #include <array>
+#include <memory>
+#include <stdexcept>
 #include <type_traits>
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
 #include "himeno/grid.hpp"
+#include "himeno/peer_faces.hpp"
 
 namespace kmini::himeno {
+
+enum class HaloTransport { automatic, mpi, cuda_ipc };
 
 template <class T>
 MPI_Datatype mpi_type() {
@@ -69,9 +77,15 @@ class HaloExchange {
   using Buffer = Kokkos::View<T*, MemorySpace>;
   using Staging = Kokkos::View<T*, StagingSpace>;
 
-  HaloExchange(const Decomposition& decomposition, MPI_Comm comm, bool device_pointers)
+  // `device_pointers`: hand MPI the device buffers. `transport` cuda_ipc, or automatic without
+  // device pointers, tries CUDA IPC where the arrays are in CUDA device memory and the ranks
+  // split the grid (collective); cuda_ipc throws std::runtime_error where it cannot be had,
+  // automatic then takes MPI.
+  HaloExchange(const Decomposition& decomposition, MPI_Comm comm, bool device_pointers,
+               HaloTransport transport)
       : decomposition_(decomposition), comm_(comm), device_pointers_(device_pointers) {
     const Extents local = decomposition.local_dims();
+    std::array<std::size_t, kAxes> face_bytes{};
     for (int axis = 0; axis < kAxes; ++axis) {
       Face& face = faces_[axis];
       int other = 0;
@@ -82,15 +96,32 @@ class HaloExchange {
         face.extent[other] = a < axis ? local[a] : local[a] - 2;
         ++other;
       }
+      face_bytes[axis] = static_cast<std::size_t>(face.extent[0] * face.extent[1]) * sizeof(T);
+    }
+    const bool wants_ipc = transport == HaloTransport::cuda_ipc ||
+                           (transport == HaloTransport::automatic && !device_pointers);
+    if (wants_ipc && kDeviceArrays && !decomposition.single()) share_buffers(face_bytes, transport);
+    for (int axis = 0; axis < kAxes; ++axis) {
+      Face& face = faces_[axis];
       const std::int64_t n = face.extent[0] * face.extent[1];
       for (int side = 0; side < 2; ++side) {
         face.send[side] = Buffer("himeno::halo_send", n);
+        if (peer_) {
+          if (decomposition.neighbours[axis][side] < 0) continue;
+          face.receive[side] = Buffer(static_cast<T*>(peer_->receive(axis, side)), n);
+          face.remote[side] = Buffer(static_cast<T*>(peer_->remote(axis, side)), n);
+          continue;
+        }
         face.receive[side] = Buffer("himeno::halo_receive", n);
+        if (device_pointers_) continue;
         face.host_send[side] = Staging("himeno::halo_send_staging", n);
         face.host_receive[side] = Staging("himeno::halo_receive_staging", n);
       }
     }
   }
+
+  // Whether the faces travel over CUDA IPC.
+  bool cuda_ipc() const { return peer_ != nullptr; }
 
   bool splits(int axis) const { return decomposition_.dims[axis] > 1; }
 
@@ -116,6 +147,10 @@ class HaloExchange {
   // Sends the faces packed on `space` and fills `a`'s halo layers along `axis` from the
   // neighbours; returns when they are filled.
   void transfer(const ExecutionSpace& space, const Array& a, int axis) {
+    if (peer_) {
+      transfer_peer(space, a, axis);
+      return;
+    }
     Face& face = faces_[axis];
     const auto& neighbour = decomposition_.neighbours[axis];
     const int halo_plane[2] = {0, static_cast<int>(decomposition_.owned[axis]) + 1};
@@ -155,8 +190,47 @@ class HaloExchange {
     std::array<std::int64_t, 2> lo{};      // first index along the two other axes, in order
     std::array<std::int64_t, 2> extent{};  // and how many
     std::array<Buffer, 2> send, receive;   // [low side, high side]
+    std::array<Buffer, 2> remote;          // CUDA IPC: the neighbours' receive buffers
     std::array<Staging, 2> host_send, host_receive;
   };
+
+#if defined(KOKKOS_ENABLE_CUDA)
+  static constexpr bool kDeviceArrays = std::is_same<MemorySpace, Kokkos::CudaSpace>::value;
+#else
+  static constexpr bool kDeviceArrays = false;
+#endif
+
+  void share_buffers(const std::array<std::size_t, kAxes>& face_bytes, HaloTransport transport) {
+    if (!all_on_one_node(comm_)) {
+      if (transport == HaloTransport::automatic) return;
+      throw std::runtime_error(
+          "himeno: halo_transport cuda_ipc needs every rank on one node; use auto or mpi");
+    }
+    try {
+      peer_ = std::make_unique<PeerFaces>(decomposition_, comm_, face_bytes);
+    } catch (const std::runtime_error&) {
+      if (transport == HaloTransport::cuda_ipc) throw;
+    }
+  }
+
+  // The faces along `axis` straight into the neighbours' buffers (peer_faces.hpp's sequence).
+  void transfer_peer(const ExecutionSpace& space, const Array& a, int axis) {
+    Face& face = faces_[axis];
+    const auto& neighbour = decomposition_.neighbours[axis];
+    const int halo_plane[2] = {0, static_cast<int>(decomposition_.owned[axis]) + 1};
+    peer_->wait_until_free(axis);
+    for (int side = 0; side < 2; ++side) {
+      if (neighbour[side] >= 0) Kokkos::deep_copy(space, face.remote[side], face.send[side]);
+    }
+    space.fence();
+    peer_->swap_arrivals(axis);
+    for (int side = 0; side < 2; ++side) {
+      if (neighbour[side] >= 0)
+        copy_plane(space, a, face, face.receive[side], axis, halo_plane[side], false);
+    }
+    space.fence();
+    peer_->release(axis);
+  }
 
   void copy_plane(const ExecutionSpace& space, const Array& a, const Face& face,
                   const Buffer& buffer, int axis, int plane, bool to_buffer) const {
@@ -171,6 +245,8 @@ class HaloExchange {
   Decomposition decomposition_;
   MPI_Comm comm_;
   bool device_pointers_;
+  // Declared before the faces, so that their views of its buffers go first.
+  std::unique_ptr<PeerFaces> peer_;
   std::array<Face, kAxes> faces_;
 };
 

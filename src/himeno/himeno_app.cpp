@@ -17,6 +17,7 @@
 #include "core/launcher.hpp"
 #include "core/precision.hpp"
 #include "core/timing.hpp"
+#include "himeno/cuda_ipc.hpp"
 #include "himeno/device_mpi.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/reference.hpp"
@@ -113,6 +114,10 @@ struct HimenoChoices {
   Choice<HaloTiming> halo_exchange{
       "halo_exchange",
       {{"overlapped", HaloTiming::overlapped}, {"after_sweep", HaloTiming::after_sweep}}};
+  Choice<HaloTransport> halo_transport{"halo_transport",
+                                       {{"auto", HaloTransport::automatic},
+                                        {"mpi", HaloTransport::mpi},
+                                        {"cuda_ipc", HaloTransport::cuda_ipc}}};
   Choice<Replay> validate{
       "validate", {{"auto", Replay::automatic}, {"full", Replay::full}, {"first", Replay::first}}};
   Choice<InitialState> initial{
@@ -232,6 +237,17 @@ double device_bytes(const Params& params, const Comm& comm) {
     const std::string why = device_pointers_unsupported();
     if (!why.empty()) params.reject("gpu_aware_mpi", why);
   }
+  if (choices().halo_transport.of(params) == HaloTransport::cuda_ipc && comm.size() > 1) {
+    if (params.boolean("gpu_aware_mpi")) {
+      params.reject("halo_transport",
+                    "cuda_ipc copies the faces itself, and gpu_aware_mpi: true "
+                    "hands them to MPI; choose one");
+    }
+    if (!cuda_ipc_built()) {
+      params.reject("halo_transport",
+                    "cuda_ipc needs the CUDA backend, which this build lacks; use auto or mpi");
+    }
+  }
   const Decomposition d = decompose(grid, dims, comm.rank());
   if (!params.selects_any([](const VariantSpec& v) { return v.traits.side == Side::device; }))
     return 0.0;
@@ -301,6 +317,7 @@ class HimenoCase final : public Case {
     setup_.sweep = sweep_of(params);
     setup_.swap = swaps(params);
     setup_.device_pointers = params.boolean("gpu_aware_mpi");
+    setup_.transport = choices().halo_transport.of(params);
     setup_.overlap_halo = choices().halo_exchange.of(params) == HaloTiming::overlapped;
     setup_.comm = comm_.handle();
   }
@@ -382,6 +399,8 @@ class HimenoCase final : public Case {
     if (solver_ && !setup_.decomposition.single()) {
       // 1 where the faces along i travelled while the sweep ran; 0 where the two took turns.
       out.push_back({"halo_overlapped", solver_->halo_overlapped() ? 1.0 : 0.0, ""});
+      // 1 where the faces went from GPU to GPU over CUDA IPC; 0 where MPI carried them.
+      out.push_back({"halo_cuda_ipc", solver_->halo_cuda_ipc() ? 1.0 : 0.0, ""});
       add_phase_metrics(out);
     }
     return out;
@@ -545,6 +564,14 @@ AppSpec app_spec() {
       ParamSpec::boolean("gpu_aware_mpi", false,
                          "hand MPI device pointers for the halo exchange (needs a CUDA-aware "
                          "MPI); false: stage halos through the host"),
+      words.halo_transport
+          .param(HaloTransport::automatic,
+                 "how the faces travel between ranks: mpi (host-staged, or device pointers "
+                 "with gpu_aware_mpi); cuda_ipc: each rank copies its faces into its "
+                 "neighbours' GPU buffers, MPI only signalling (CUDA, every rank on one node); "
+                 "auto: cuda_ipc where it can be had without gpu_aware_mpi, else mpi (the "
+                 "report's halo_cuda_ipc says which)")
+          .sweepable(),
       words.halo_exchange
           .param(HaloTiming::overlapped,
                  "overlapped: where the ranks split i, sweep the two planes sent along i "

@@ -55,6 +55,7 @@ struct SolverSetup {
   SweepChoice sweep;
   bool swap;  // pointer swap instead of the copy-back
   bool device_pointers;
+  HaloTransport transport;
   bool overlap_halo;  // exchange the faces along i while sweeping the planes between them
   MPI_Comm comm;
 };
@@ -89,6 +90,8 @@ class Solver {
   // Whether the exchange of the faces along i ran beside the sweep, on a second execution space
   // instance.
   virtual bool halo_overlapped() const { return false; }
+  // Whether the faces travelled over CUDA IPC.
+  virtual bool halo_cuda_ipc() const { return false; }
   // The latest iterate()'s phases; zero where the solver exchanges nothing.
   virtual PhaseSeconds phase_seconds() const { return {}; }
 };
@@ -277,7 +280,7 @@ class SolverOn final : public Solver<T> {
   explicit SolverOn(const SolverSetup& setup)
       : setup_(setup),
         fields_(setup.decomposition.local_dims()),
-        halo_(setup.decomposition, setup.comm, setup.device_pointers),
+        halo_(setup.decomposition, setup.comm, setup.device_pointers, setup.transport),
         gosa_(setup.decomposition.owned) {
     // The copy-back's planes along i: the owned ones, and the halo plane on a side with a
     // neighbour (on a side without, both arrays hold the same boundary).
@@ -342,6 +345,7 @@ class SolverOn final : public Solver<T> {
   bool halo_overlapped() const override {
     return overlaps_halo() && SideInstance<ExecutionSpace>::concurrent;
   }
+  bool halo_cuda_ipc() const override { return halo_.cuda_ipc(); }
   PhaseSeconds phase_seconds() const override { return phases_; }
 
  private:

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "himeno/cuda_ipc.hpp"
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
 #include "support/mpirun.hpp"
@@ -78,6 +79,18 @@ std::map<std::string, Sums> run_on(int ranks, const std::string& extra,
     if (ranks > 1 && res["point"]["halo_exchange"].IsDefined() &&
         res["point"]["halo_exchange"].as<std::string>() == "after_sweep") {
       EXPECT_EQ(metrics["halo_overlapped"]["value"].as<double>(), 0.0);
+    }
+    // Whether the faces went from GPU to GPU over CUDA IPC: never for host arrays, for MPI
+    // asked for by name, or in a build without CUDA.
+    EXPECT_EQ(metrics["halo_cuda_ipc"].IsDefined(), ranks > 1);
+    if (ranks > 1) {
+      const std::string variant = res["variant"].as<std::string>();
+      const bool host_arrays = variant == "host_serial" || variant == "cpu_openmp";
+      const bool mpi_named = res["point"]["halo_transport"].IsDefined() &&
+                             res["point"]["halo_transport"].as<std::string>() == "mpi";
+      if (host_arrays || mpi_named || !himeno::cuda_ipc_built()) {
+        EXPECT_EQ(metrics["halo_cuda_ipc"]["value"].as<double>(), 0.0);
+      }
     }
     // Where a split run's time went, per iteration of its last repetition: the exchange is
     // part of a rank's own share, and no rank's share exceeds the slowest repetition's.
@@ -153,6 +166,31 @@ TEST(HimenoRanks, FourRanksAsMpiDimsCreateSplitsThem) {
 TEST(HimenoRanks, MpiGivenTheArraysOwnPointers) {
   // On a host build the arrays are host memory: any MPI takes them.
   expect_same_as_one_rank(2, "gpu_aware_mpi: true\n");
+}
+
+// The transports side by side: MPI by name, and auto (CUDA IPC on a CUDA build with the ranks on
+// one node, else MPI).
+TEST(HimenoRanks, EveryHaloTransport) {
+  expect_same_as_one_rank(3, "ranks: [1, 3, 1]\n",
+                          std::string(kGrid) + "halo_transport: [auto, mpi]\n", 2);
+}
+
+// cuda_ipc beside gpu_aware_mpi: true asks for two transports; without CUDA, for one the build
+// lacks. Either exits 2 naming the key, before anything runs.
+TEST(HimenoRanks, CudaIpcThatCannotBeHadExitsTwo) {
+  TempDir dir;
+  const auto expect_refused = [&](const std::string& extra, const std::string& reason) {
+    const std::string input = dir.write(
+        "in.yaml", "app: himeno\nsize: XS\niterations: 1\nhalo_transport: cuda_ipc\n" + extra);
+    const ProcessResult r =
+        mpirun(2, {"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "0"}, 1);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_CONTAINS(r.err, "halo_transport");
+    EXPECT_CONTAINS(r.err, reason);
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
+  };
+  expect_refused("gpu_aware_mpi: true\n", "choose one");
+  if (!himeno::cuda_ipc_built()) expect_refused("", "cuda_ipc needs the CUDA backend");
 }
 
 TEST(HimenoRanks, RanksOfAnotherJobExitTwo) {
