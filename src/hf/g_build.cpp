@@ -52,7 +52,8 @@ struct GBuilder::HostPart {
 
 struct GBuilder::Build {
   Matrix<DeviceMemory> density, g;
-  std::vector<std::int64_t> candidates;                 // per class, this rank
+  std::vector<std::int64_t> candidates;                 // per class, this rank's share
+  std::vector<std::int64_t> totals;                     // per class, every rank's
   std::vector<std::vector<std::int64_t>> host_offsets;  // per class, copied when needed
   std::unique_ptr<HostPart> host;
 };
@@ -93,15 +94,15 @@ ClassData<Memory> class_data(const ClassPlan& plan,
   data.bra_ceilings = view_of<Kokkos::View<double*, Memory>>("hf::bra_ceilings", plan.bra_ceilings);
   data.ket_ceilings = view_of<Kokkos::View<double*, Memory>>("hf::ket_ceilings", plan.ket_ceilings);
   data.ket_uncut = ints("hf::ket_uncut", plan.ket_uncut);
-  data.bra_begin = plan.bra_begin;
-  data.bra_end = plan.bra_end;
+  data.bra_begin = 0;  // every bra: a rank's share is a choice of ranges among them
+  data.bra_end = static_cast<int>(plan.bra_pairs.size());
   data.ket_count = ints("hf::ket_count", plan.ket_count);
   data.bra_reach = ints("hf::bra_reach", plan.bra_reach);
   data.offsets = view_of<Kokkos::View<std::int64_t*, Memory>>("hf::quartet_offsets", plan.offsets);
 
   std::vector<int> bra_position(pair_shells.size(), -1), ket_position(pair_shells.size(), -1);
   std::vector<std::pair<int, int>> bra_a, bra_b, ket_c, ket_d;
-  for (int p = plan.bra_begin; p < plan.bra_end; ++p) {
+  for (int p = 0; p < data.bra_end; ++p) {
     const int pair = plan.bra_pairs[p];
     bra_position[pair] = p;
     bra_a.push_back({pair_shells[pair][0], p});
@@ -138,8 +139,7 @@ ClassCut<Memory> cut_views(const ClassPlan& plan, ClassData<Memory>& data) {
   cut.ket_count = IntView<Memory>("hf::cut_ket_count", plan.bra_pairs.size());
   cut.ket_uncut = IntView<Memory>("hf::cut_ket_uncut", plan.bra_pairs.size());
   cut.bra_reach = IntView<Memory>("hf::cut_bra_reach", plan.ket_pairs.size());
-  cut.offsets = Kokkos::View<std::int64_t*, Memory>(
-      "hf::cut_offsets", static_cast<std::size_t>(plan.bra_end - plan.bra_begin + 1));
+  cut.offsets = Kokkos::View<std::int64_t*, Memory>("hf::cut_offsets", plan.bra_pairs.size() + 1);
   data.ket_count = cut.ket_count;
   data.bra_reach = cut.bra_reach;
   data.offsets = cut.offsets;
@@ -295,12 +295,15 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
 void GBuilder::screen(const Matrix<DeviceMemory>& density, Build& build) {
   const std::size_t classes = plan_.classes.size();
   build.candidates.assign(classes, 0);
+  build.totals.assign(classes, 0);
   kept_.assign(classes, 0.0);
   build.host_offsets.assign(classes, {});
   last_.largest_density = 0.0;
   if (settings_.screening == Screening::schwarz) {
-    for (std::size_t i = 0; i < classes; ++i)
-      build.candidates[i] = plan_.classes[i].local_quartets();
+    for (std::size_t i = 0; i < classes; ++i) {
+      build.totals[i] = plan_.classes[i].quartets();
+      build.candidates[i] = plan_.classes[i].share_of(plan_.classes[i].offsets);
+    }
     return;
   }
   double largest = shell_density_maxima<Device>(density, device_->shells, device_->shell_density);
@@ -317,10 +320,13 @@ void GBuilder::screen(const Matrix<DeviceMemory>& density, Build& build) {
   const double threshold = settings_.threshold * threshold_scale_;
   device_->screen.threshold = threshold;
   if (host_) host_->screen.threshold = threshold;
-  for (std::size_t i = 0; i < classes; ++i)
-    if (plan_.classes[i].local_quartets() > 0)
-      build.candidates[i] =
-          cut_class<Device>(device_->classes[i], threshold, largest, device_->cuts[i]);
+  for (std::size_t i = 0; i < classes; ++i) {
+    if (plan_.classes[i].quartets() == 0) continue;
+    build.totals[i] = cut_class<Device>(device_->classes[i], threshold, largest, device_->cuts[i]);
+    build.candidates[i] = ranks_ == 1 || build.totals[i] == 0
+                              ? build.totals[i]
+                              : plan_.classes[i].share_of(offsets(i, build));
+  }
 }
 
 const std::vector<std::int64_t>& GBuilder::offsets(std::size_t i, Build& build) const {
@@ -335,7 +341,6 @@ const std::vector<std::int64_t>& GBuilder::offsets(std::size_t i, Build& build) 
 
 std::vector<std::array<int, 2>> GBuilder::batches(std::size_t i, int bra_begin, int bra_end,
                                                   Build& build) const {
-  const ClassPlan& plan = plan_.classes[i];
   const std::vector<std::int64_t>& at = offsets(i, build);
   double per_quartet = 0.0;
   with_class(plan_, i, [&](auto cls) { per_quartet = sizeof(double) * decltype(cls)::integrals; });
@@ -344,9 +349,7 @@ std::vector<std::array<int, 2>> GBuilder::batches(std::size_t i, int bra_begin, 
   while (begin < bra_end) {
     int end = begin + 1;  // at least one bra, whatever its size
     while (end < bra_end &&
-           static_cast<double>(at[end + 1 - plan.bra_begin] - at[begin - plan.bra_begin]) *
-                   per_quartet <=
-               settings_.batch_bytes)
+           static_cast<double>(at[end + 1] - at[begin]) * per_quartet <= settings_.batch_bytes)
       ++end;
     out.push_back({begin, end});
     begin = end;
@@ -370,11 +373,11 @@ void GBuilder::build_by_class(const std::vector<GUpdate>& updates,
   last_.seconds.assign(classes, 0.0);
   for (std::size_t i = 0; i < classes; ++i) {
     if (build.candidates[i] == 0) continue;
-    const ClassPlan& c = plan_.classes[i];
     // Fenced on both sides, so that each class's time is its own.
     Kokkos::fence();
     const auto start = std::chrono::steady_clock::now();
-    run_class(updates.at(i), i, c.bra_begin, c.bra_end, build);
+    for (const auto& [first, end] : plan_.classes[i].share)
+      run_class(updates.at(i), i, first, end, build);
     Kokkos::fence();
     last_.seconds[i] = seconds_since(start);
   }
@@ -398,29 +401,35 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
     if (build.candidates[i] == 0) continue;
     const ClassPlan& c = plan_.classes[i];
     const std::vector<std::int64_t>& at = offsets(i, build);
-    int begin = c.bra_begin;
+    // Each range of the rank's share in parts x rounds stripes, dealt to the parts in turn, so
+    // that every part samples every range; the one range of a lone rank in kStripesPerPart rounds.
+    const std::size_t rounds = std::max<std::size_t>(1, kStripesPerPart / c.share.size());
+    const std::size_t stripes = parts * rounds;
     double before = 0.0;
-    const std::size_t stripes = parts * kStripesPerPart;
-    for (std::size_t k = 0; k < stripes; ++k) {
-      // The first bra whose quartets start at or past (k + 1) / stripes of the class's.
-      const std::int64_t target = build.candidates[i] * static_cast<std::int64_t>(k + 1) /
-                                  static_cast<std::int64_t>(stripes);
-      const int end =
-          k + 1 == stripes
-              ? c.bra_end
-              : c.bra_begin + static_cast<int>(std::lower_bound(at.begin(), at.end() - 1, target) -
-                                               at.begin());
-      const std::size_t part = k % parts;
-      Kokkos::fence();
-      const auto start = std::chrono::steady_clock::now();
-      if (end > begin) run_class(parts_updates[part], i, begin, end, build);
-      Kokkos::fence();
-      const double seconds = seconds_since(start);
-      part_seconds[i][part] += seconds;
-      last_.seconds[i] += seconds;
-      part_computed[i][part] += kept_[i] - before;
-      before = kept_[i];
-      begin = std::max(begin, end);
+    for (const auto& [first, last] : c.share) {
+      int begin = first;
+      const std::int64_t quartets = at[last] - at[first];
+      for (std::size_t k = 0; k < stripes; ++k) {
+        // The first bra whose quartets start at or past (k + 1) / stripes of the range's.
+        const std::int64_t target = at[first] + quartets * static_cast<std::int64_t>(k + 1) /
+                                                    static_cast<std::int64_t>(stripes);
+        const int end =
+            k + 1 == stripes
+                ? last
+                : static_cast<int>(std::lower_bound(at.begin() + first, at.begin() + last, target) -
+                                   at.begin());
+        const std::size_t part = k % parts;
+        Kokkos::fence();
+        const auto start = std::chrono::steady_clock::now();
+        if (end > begin) run_class(parts_updates[part], i, begin, end, build);
+        Kokkos::fence();
+        const double seconds = seconds_since(start);
+        part_seconds[i][part] += seconds;
+        last_.seconds[i] += seconds;
+        part_computed[i][part] += kept_[i] - before;
+        before = kept_[i];
+        begin = std::max(begin, end);
+      }
     }
   }
   finish(build, g);
@@ -507,20 +516,20 @@ void GBuilder::compute_listed(const char* stem, std::size_t i,
 
 std::array<std::int64_t, 2> GBuilder::quartet_range(std::size_t i, int bra_begin, int bra_end,
                                                     Build& build) const {
-  const ClassPlan& c = plan_.classes[i];
-  if (bra_begin == c.bra_begin && bra_end == c.bra_end) return {0, build.candidates[i]};
+  // The whole class (a lone rank's share): no offsets needed on the host.
+  if (bra_begin == 0 && bra_end == static_cast<int>(plan_.classes[i].bra_pairs.size()))
+    return {0, build.totals[i]};
   const std::vector<std::int64_t>& at = offsets(i, build);
-  return {at[bra_begin - c.bra_begin], at[bra_end - c.bra_begin] - at[bra_begin - c.bra_begin]};
+  return {at[bra_begin], at[bra_end] - at[bra_begin]};
 }
 
 template <class Class, class AfterStore>
 void GBuilder::for_each_stored_batch(std::size_t i, int bra_begin, int bra_end, Build& build,
                                      const AfterStore& after_store) {
   const std::vector<std::int64_t>& at = offsets(i, build);
-  const int base = plan_.classes[i].bra_begin;
   for (const auto& [p_begin, p_end] : batches(i, bra_begin, bra_end, build)) {
-    const std::int64_t first = at[p_begin - base];
-    const std::int64_t count = at[p_end - base] - first;
+    const std::int64_t first = at[p_begin];
+    const std::int64_t count = at[p_end] - first;
     if (count == 0) continue;
     const auto needed = static_cast<std::size_t>(count * Class::integrals);
     if (buffer_.extent(0) < needed)
@@ -601,7 +610,7 @@ void GBuilder::warm_up(const std::vector<GUpdate>& updates, const Matrix<DeviceM
   Tables<DeviceMemory>& t = *device_;
   if (t.kept_list.extent(0) == 0) t.kept_list = KeptList<DeviceMemory>("hf::kept_list", 1);
   for (std::size_t i = 0; i < plan_.classes.size(); ++i) {
-    if (plan_.classes[i].local_quartets() == 0) continue;
+    if (plan_.classes[i].quartets() == 0) continue;
     // The list holds the class's first candidate.
     const KeptList<DeviceMemory> list = t.kept_list;
     const ClassData<DeviceMemory> data = t.classes[i];

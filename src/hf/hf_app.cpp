@@ -138,8 +138,10 @@ WorkEstimate estimate_work(const Params& params, const Comm&, const VariantSpec&
 
 // One G build of the SCF, over all ranks.
 struct BuildRow {
-  bool full = true;                   // from the whole density, not its change
-  double computed = 0.0;              // quartets
+  bool full = true;                // from the whole density, not its change
+  double computed = 0.0;           // quartets
+  double rank_computed_min = 0.0;  // the least and most any rank computed
+  double rank_computed_max = 0.0;
   double largest_density = 0.0;       // max |D| of what was built (density screening)
   std::vector<double> class_seconds;  // slowest rank, per class of the plan
 };
@@ -319,6 +321,10 @@ class HfCase : public Case {
       out.push_back({"rank_build_seconds_min", comm_.min(repeat_phases_.own), "s"});
       out.push_back({"rank_build_seconds_max", comm_.max(repeat_phases_.own), "s"});
       out.push_back({"g_sum_seconds", comm_.max(repeat_phases_.sum), "s"});
+      out.push_back({"rank_quartets_computed_min", repeat_row_.rank_computed_min,
+                     "the fewest any rank computed in that build"});
+      out.push_back({"rank_quartets_computed_max", repeat_row_.rank_computed_max,
+                     "the most any rank computed in that build"});
     }
     if (setup_.screening == Screening::density) {
       std::vector<double> largest;
@@ -400,6 +406,8 @@ class HfCase : public Case {
     BuildRow row;
     row.full = full;
     row.computed = comm_.sum(record.total_computed());
+    row.rank_computed_min = comm_.min(record.total_computed());
+    row.rank_computed_max = comm_.max(record.total_computed());
     row.largest_density = record.largest_density;
     for (const double seconds : record.seconds)
       row.class_seconds.push_back(comm_.max(seconds));

@@ -38,6 +38,46 @@ std::vector<int> significant_pairs(const std::vector<int>& pair_kinds,
 
 }  // namespace
 
+std::vector<double> bra_cost_before(const ClassPlan& c, const int* ket_count) {
+  std::vector<double> before(c.bra_pairs.size() + 1, 0.0);
+  for (std::size_t p = 0; p < c.bra_pairs.size(); ++p)
+    before[p + 1] = before[p] + c.bra_primitives[p] * c.ket_primitives_before[ket_count[p]];
+  return before;
+}
+
+std::vector<std::array<int, 2>> bra_share(const std::vector<double>& cost_before, int rank,
+                                          int ranks, int stripes_per_rank) {
+  const int bras = static_cast<int>(cost_before.size()) - 1;
+  const int stripes = ranks == 1 ? 1 : ranks * stripes_per_rank;
+  // Stripe k: the bras whose cost starts in [k, k + 1) / stripes of the total.
+  const auto boundary = [&](int k) {
+    if (k == stripes) return bras;
+    const double target = cost_before.back() * k / stripes;
+    return static_cast<int>(std::lower_bound(cost_before.begin(), cost_before.end() - 1, target) -
+                            cost_before.begin());
+  };
+  std::vector<std::array<int, 2>> share;
+  for (int k = 0; k < stripes; ++k) {
+    const int round = k / ranks, seat = k % ranks;
+    if ((round % 2 == 0 ? seat : ranks - 1 - seat) != rank) continue;
+    const int first = k == 0 ? 0 : boundary(k), end = boundary(k + 1);
+    if (first == end) continue;
+    if (!share.empty() && share.back()[1] == first) {
+      share.back()[1] = end;
+    } else {
+      share.push_back({first, end});
+    }
+  }
+  return share;
+}
+
+std::int64_t ClassPlan::share_of(const std::vector<std::int64_t>& at) const {
+  std::int64_t sum = 0;
+  for (const auto& [first, end] : share)
+    sum += at[end] - at[first];
+  return sum;
+}
+
 QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
                           const std::vector<int>& pair_primitives,
                           const std::vector<double>& schwarz, double threshold, int rank,
@@ -77,10 +117,12 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
       c.ket_ceilings = ceilings(c.ket_pairs);
       c.ket_count.resize(bras);
       c.ket_uncut.resize(bras);
-      std::vector<double> ket_cost_prefix(c.ket_pairs.size() + 1, 0.0);
+      c.ket_primitives_before.assign(c.ket_pairs.size() + 1, 0.0);
       for (std::size_t q = 0; q < c.ket_pairs.size(); ++q)
-        ket_cost_prefix[q + 1] = ket_cost_prefix[q] + pair_primitives[c.ket_pairs[q]];
-      std::vector<double> cost_prefix(bras + 1, 0.0);
+        c.ket_primitives_before[q + 1] =
+            c.ket_primitives_before[q] + pair_primitives[c.ket_pairs[q]];
+      for (const int pair : c.bra_pairs)
+        c.bra_primitives.push_back(pair_primitives[pair]);
       for (std::size_t p = 0; p < bras; ++p) {
         const double ceiling = c.bra_ceilings[p];
         // First ket with ceiling * its ceiling < threshold; the ceilings descend.
@@ -91,8 +133,6 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
         if (c.diagonal()) count = std::min(count, p + 1);
         c.ket_count[p] = static_cast<int>(count);
         c.listed += static_cast<double>(count);
-        cost_prefix[p + 1] =
-            cost_prefix[p] + pair_primitives[c.bra_pairs[p]] * ket_cost_prefix[count];
       }
       // The uncut prefixes shrink with p, so the bras reaching ket q end where they fall to q.
       c.bra_reach.resize(c.ket_pairs.size());
@@ -102,18 +142,10 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
           --reach;
         c.bra_reach[q] = static_cast<int>(reach);
       }
-      // Rank r takes the bras whose cost starts in [r, r + 1) / ranks of the total.
-      const auto boundary = [&](int r) {
-        const double target = cost_prefix.back() * r / ranks;
-        return static_cast<int>(
-            std::lower_bound(cost_prefix.begin(), cost_prefix.end() - 1, target) -
-            cost_prefix.begin());
-      };
-      c.bra_begin = rank == 0 ? 0 : boundary(rank);
-      c.bra_end = rank == ranks - 1 ? static_cast<int>(bras) : boundary(rank + 1);
+      c.share = bra_share(bra_cost_before(c, c.ket_count.data()), rank, ranks, kStripesPerRank);
       c.offsets.assign(1, 0);
-      for (int p = c.bra_begin; p < c.bra_end; ++p)
-        c.offsets.push_back(c.offsets.back() + c.ket_count[p]);
+      for (const int count : c.ket_count)
+        c.offsets.push_back(c.offsets.back() + count);
       plan.candidates += c.candidates;
       plan.listed += c.listed;
       plan.classes.push_back(std::move(c));

@@ -1,6 +1,13 @@
 // Which shell quartets the G build computes: Schwarz screening, the classes, and each rank's
 // share of them.
 //
+// Every rank lists every bra; a rank's share is some stripes of consecutive bras. The class's
+// bras are cut into stripes_per_rank x ranks stripes of about equal estimated cost and dealt out
+// back and forth (ranks 0, 1, .., R-1, R-1, .., 0, 0, 1, ..), so that each rank's stripes
+// sample the whole list. One range of bras per rank, of equal estimated cost, left one rank of
+// four with three times another's quartets on 128 waters: density screening keeps far fewer of
+// the candidates than the estimate counts, and not the same fraction along the list.
+//
 // A quartet (P|Q) is an unordered pair of shell pairs, so the 8-fold permutational symmetry
 // leaves one of each. Its class is that of its two pairs' kinds, the higher kind in the bra.
 //
@@ -35,15 +42,21 @@ struct ClassPlan {
   std::vector<int> ket_uncut;
   // Per ket position q, the end of the bras that reach it: p in [q or 0, bra_reach[q]).
   std::vector<int> bra_reach;
-  // This rank's bras, [bra_begin, bra_end), chosen so that every rank has about the same cost.
-  int bra_begin = 0, bra_end = 0;
-  // Per bra of this rank, the first of its quartets in the rank's numbering; one more entry.
+  // The cost estimate's terms: per bra position its primitive products, and the primitive
+  // products of the kets before each ket position (one more entry).
+  std::vector<double> bra_primitives, ket_primitives_before;
+  // This rank's bras: ranges [first, end) of positions, ascending.
+  std::vector<std::array<int, 2>> share;
+  // Per bra, the first of its quartets in the class's numbering; one more entry.
   std::vector<std::int64_t> offsets;
   double candidates = 0.0;  // unique quartets of the class before screening (every rank's)
   double listed = 0.0;      // the candidates the plan lists (every rank's)
 
   bool diagonal() const { return bra_kind == ket_kind; }
-  std::int64_t local_quartets() const { return offsets.empty() ? 0 : offsets.back(); }
+  std::int64_t quartets() const { return offsets.empty() ? 0 : offsets.back(); }
+  // The candidates of this rank's share, per bra's first quartet `at` (the plan's offsets, or a
+  // build's cut of them).
+  std::int64_t share_of(const std::vector<std::int64_t>& at) const;
 };
 
 struct QuartetPlan {
@@ -53,6 +66,18 @@ struct QuartetPlan {
 };
 
 // The estimated cost of a pair's quartets is the product of the two pairs' primitive counts.
+// Per bra position p, the cost of the bras before it (one more entry), bra p taking kets
+// [0, ket_count[p]).
+std::vector<double> bra_cost_before(const ClassPlan& c, const int* ket_count);
+
+// Rank `rank`'s stripes of `ranks`, dealt as above; adjacent stripes merged, empty ones left out.
+std::vector<std::array<int, 2>> bra_share(const std::vector<double>& cost_before, int rank,
+                                          int ranks, int stripes_per_rank);
+
+// Stripes per rank: enough that every rank samples the list finely, few enough that launching
+// a class's kernels once per stripe costs nothing a build would notice.
+constexpr int kStripesPerRank = 8;
+
 QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
                           const std::vector<int>& pair_primitives,
                           const std::vector<double>& schwarz, double threshold, int rank,

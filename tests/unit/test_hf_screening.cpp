@@ -331,7 +331,7 @@ TEST(HfQuartetPlan, ListsEverySurvivorOnceGroupedByCeilingAndContraction) {
     primitives[i] = product_counts[products(rng)];
     bound[i] = std::pow(10.0, decade(rng));
   }
-  for (const int ranks : {1, 3}) {
+  for (const int ranks : {1, 3, 8}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
     std::map<std::pair<int, int>, int> seen;  // (bra pair, ket pair) -> times computed
     // Schwarz screening computes the candidates the kernels' screen keeps.
@@ -362,16 +362,18 @@ TEST(HfQuartetPlan, ListsEverySurvivorOnceGroupedByCeilingAndContraction) {
         ordered(c.ket_pairs, c.ket_ceilings);
         for (std::size_t p = 1; p < c.ket_uncut.size(); ++p)
           EXPECT_LE(c.ket_uncut[p], c.ket_uncut[p - 1]);
-        ASSERT_EQ(c.offsets.size(), static_cast<std::size_t>(c.bra_end - c.bra_begin + 1));
-        for (int p = c.bra_begin; p < c.bra_end; ++p) {
-          EXPECT_EQ(c.offsets[p - c.bra_begin + 1] - c.offsets[p - c.bra_begin], c.ket_count[p]);
-          for (int q = 0; q < c.ket_count[p]; ++q) {
-            const int bra = c.bra_pairs[p], ket = c.ket_pairs[q];
-            EXPECT_GE(bound[bra] * bound[ket], threshold / 16.0);
-            EXPECT_EQ(screen.keeps(bra, ket), bound[bra] * bound[ket] >= threshold);
-            if (screen.keeps(bra, ket)) ++seen[{std::max(bra, ket), std::min(bra, ket)}];
+        ASSERT_EQ(c.offsets.size(), c.bra_pairs.size() + 1);
+        for (std::size_t p = 0; p < c.bra_pairs.size(); ++p)
+          EXPECT_EQ(c.offsets[p + 1] - c.offsets[p], c.ket_count[p]);
+        for (const auto& [first, end] : c.share)
+          for (int p = first; p < end; ++p) {
+            for (int q = 0; q < c.ket_count[p]; ++q) {
+              const int bra = c.bra_pairs[p], ket = c.ket_pairs[q];
+              EXPECT_GE(bound[bra] * bound[ket], threshold / 16.0);
+              EXPECT_EQ(screen.keeps(bra, ket), bound[bra] * bound[ket] >= threshold);
+              if (screen.keeps(bra, ket)) ++seen[{std::max(bra, ket), std::min(bra, ket)}];
+            }
           }
-        }
       }
     }
     int survivors = 0;
@@ -386,6 +388,57 @@ TEST(HfQuartetPlan, ListsEverySurvivorOnceGroupedByCeilingAndContraction) {
         }
     EXPECT_EQ(static_cast<int>(seen.size()), survivors);
     EXPECT_GT(survivors, 1000);
+  }
+}
+
+// The ranks' shares: on random primitive counts and candidate prefixes, every bra is one rank's
+// exactly once, each rank's stripes ascend without touching, and each rank's estimated cost is
+// the total's even share within one bra's cost per stripe. Dealt back and forth, stripes of a
+// cost that falls steadily along the list favour no rank: within the same bound.
+TEST(HfQuartetPlan, SharesCoverEveryBraOnceAtAboutEqualCost) {
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<int> primitives(1, 36), kets(0, 300);
+  ClassPlan c;
+  const int bras = 2000, ket_pairs = 300;
+  c.bra_pairs.assign(bras, 0);
+  for (int p = 0; p < bras; ++p)
+    c.bra_primitives.push_back(primitives(rng));
+  c.ket_primitives_before.assign(1, 0.0);
+  for (int q = 0; q < ket_pairs; ++q)
+    c.ket_primitives_before.push_back(c.ket_primitives_before.back() + primitives(rng));
+  std::vector<int> count(bras);
+  for (int& n : count)
+    n = kets(rng);
+  std::sort(count.rbegin(), count.rend());  // prefixes shrink down the bras, as the plan's do
+  const std::vector<double> before = bra_cost_before(c, count.data());
+  ASSERT_EQ(before.size(), static_cast<std::size_t>(bras + 1));
+  double largest = 0.0;
+  for (int p = 0; p < bras; ++p) {
+    EXPECT_DOUBLE_EQ(before[p + 1] - before[p],
+                     c.bra_primitives[p] * c.ket_primitives_before[count[p]]);
+    largest = std::max(largest, before[p + 1] - before[p]);
+  }
+  for (const int ranks : {1, 2, 3, 7, 16}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    std::vector<int> owner(bras, -1);
+    for (int rank = 0; rank < ranks; ++rank) {
+      const auto share = bra_share(before, rank, ranks, kStripesPerRank);
+      if (ranks == 1) EXPECT_EQ(share, (std::vector<std::array<int, 2>>{{0, bras}}));
+      double cost = 0.0;
+      int previous_end = -1;
+      for (const auto& [first, end] : share) {
+        EXPECT_LT(previous_end, first);
+        EXPECT_LT(first, end);
+        previous_end = end;
+        cost += before[end] - before[first];
+        for (int p = first; p < end; ++p) {
+          EXPECT_EQ(owner[p], -1) << "bra " << p;
+          owner[p] = rank;
+        }
+      }
+      EXPECT_NEAR(cost, before.back() / ranks, kStripesPerRank * largest) << "rank " << rank;
+    }
+    EXPECT_EQ(std::count(owner.begin(), owner.end(), -1), 0);
   }
 }
 
