@@ -12,7 +12,9 @@
 # ranks-N.yaml files from elsewhere (default inputs/scaling). KMINI_PRESET picks the build (cuda
 # by default; setup.sh builds what is missing), or KMINI names a kmini binary to use as it is;
 # KMINI_MPIRUN is the launcher and its options (mpirun). On a CUDA build a rank count above the
-# GPUs the node shows is skipped with a note, never run with ranks sharing a GPU.
+# GPUs the node shows is skipped with a note, never run with ranks sharing a GPU. Unless
+# OMP_NUM_THREADS is set, each of N ranks gets the node's cores / N OpenMP threads (hf's host
+# work, the validations' replays), not every core each.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -85,7 +87,8 @@ for n in $ranks_list; do
     [ "$stem" = procurement ] && stem=procurement-$n
     echo "== $n rank(s): $input" >&2
     set +e
-    "${mpirun[@]}" -n "$n" "$kmini" run "$input" --report "$out/$stem.yaml" "${extra[@]}"
+    OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(( $(nproc) / n > 0 ? $(nproc) / n : 1 ))} \
+      "${mpirun[@]}" -n "$n" "$kmini" run "$input" --report "$out/$stem.yaml" "${extra[@]}"
     status=$?
     set -e
     [ "$status" -eq 0 ] || echo "scaling.sh: $stem exited with status $status" >&2
