@@ -27,6 +27,7 @@
 #include "hf/quartet_plan.hpp"
 #include "hf/scf.hpp"
 #include "hf/shell_pairs.hpp"
+#include "hf/symmetric_rank_sum.hpp"
 
 namespace kmini::hf {
 
@@ -390,11 +391,7 @@ class HfCase : public Case {
     }
     Kokkos::fence();
     const Clock::time_point built = Clock::now();
-    if (comm_.size() > 1) {
-      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-      comm_.sum_in_place(host.data(), host.size());
-      Kokkos::deep_copy(out, host);
-    }
+    sum_over_ranks_(comm_, out);
     if (!cartesian) transform_->g_to_working(products_, out, g);
     last_build_phases_.own = std::chrono::duration<double>(built - start).count();
     last_build_phases_.sum = seconds_since(built);
@@ -434,6 +431,7 @@ class HfCase : public Case {
   DenseProducts products_;
   Matrix<DeviceMemory> cartesian_density_, cartesian_g_;
   std::unique_ptr<GBuilder> builder_;
+  SymmetricRankSum sum_over_ranks_;
   std::unique_ptr<AutoUpdate> auto_;  // while the auto variant runs
   std::map<std::size_t, ScfResult> results_;
   std::map<std::size_t, double> scf_seconds_;
