@@ -17,7 +17,7 @@ class SymmetricRankSum {
 
  private:
   Kokkos::View<double*, DeviceMemory> packed_;
-  Kokkos::View<double*, DeviceMemory>::HostMirror host_;
+  Kokkos::View<double*, DeviceMemory>::host_mirror_type host_;
 };
 
 }  // namespace kmini::hf
