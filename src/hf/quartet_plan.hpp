@@ -4,9 +4,9 @@
 // Every rank lists every bra; a rank's share is some stripes of consecutive bras. The class's
 // bras are cut into stripes_per_rank x ranks stripes of about equal estimated cost and dealt out
 // back and forth (ranks 0, 1, .., R-1, R-1, .., 0, 0, 1, ..), so that each rank's stripes
-// sample the whole list. One range of bras per rank, of equal estimated cost, left one rank of
-// four with three times another's quartets on 128 waters: density screening keeps far fewer of
-// the candidates than the estimate counts, and not the same fraction along the list.
+// sample the whole list. One range of bras per rank, of equal estimated cost, left the ranks far
+// apart (docs/performance-notes.md): density screening keeps far fewer of the candidates than
+// the estimate counts, and not the same fraction along the list.
 //
 // A quartet (P|Q) is an unordered pair of shell pairs, so the 8-fold permutational symmetry
 // leaves one of each. Its class is that of its two pairs' kinds, the higher kind in the bra.
