@@ -23,14 +23,24 @@ MpiSession::~MpiSession() {
   MPI_Finalize();
 }
 
+NodeRanks ranks_on_node(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  NodeRanks out;
+  MPI_Comm_rank(node, &out.rank);
+  MPI_Comm_size(node, &out.size);
+  MPI_Comm_free(&node);
+  return out;
+}
+
 NodePlacement place_on_node(const Comm& world) {
   NodePlacement placement;
   if (world.handle() != MPI_COMM_NULL) {
-    MPI_Comm node = MPI_COMM_NULL;
-    MPI_Comm_split_type(world.handle(), MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL, &node);
-    MPI_Comm_rank(node, &placement.local_rank);
-    MPI_Comm_size(node, &placement.local_size);
-    MPI_Comm_free(&node);
+    const NodeRanks node = ranks_on_node(world.handle());
+    placement.local_rank = node.rank;
+    placement.local_size = node.size;
   }
   placement.visible_gpus = visible_gpu_count();
   if (placement.visible_gpus > 0) {

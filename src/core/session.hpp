@@ -17,6 +17,13 @@ class MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
 };
 
+// A rank's index among the ranks of `comm` that share its node, and how many do (collective).
+struct NodeRanks {
+  int rank = 0;
+  int size = 1;
+};
+NodeRanks ranks_on_node(MPI_Comm comm);
+
 // Where a rank sits on its node, and which GPU it takes: local rank modulo visible GPUs.
 struct NodePlacement {
   int local_rank = 0;

@@ -4,6 +4,8 @@
 #include <string>
 
 #include <Kokkos_Core.hpp>
+
+#include "core/error.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cstring>
 
@@ -19,7 +21,7 @@ namespace {
 void check(cudaError_t error, const char* what) {
   if (error != cudaSuccess) {
     cudaGetLastError();  // clear it, so that the next CUDA call does not report it again
-    throw std::runtime_error(std::string("himeno: ") + what + ": " + cudaGetErrorString(error));
+    throw RuntimeFailure(std::string("himeno: ") + what + ": " + cudaGetErrorString(error));
   }
 }
 

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/session.hpp"
+
 namespace kmini::himeno {
 
 namespace {
@@ -24,13 +26,9 @@ char token;  // the zero-byte messages' buffer, never read or written
 }  // namespace
 
 bool all_on_one_node(MPI_Comm comm) {
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int on_node = 0, size = 0;
-  MPI_Comm_size(node, &on_node);
+  int size = 0;
   MPI_Comm_size(comm, &size);
-  MPI_Comm_free(&node);
-  return on_node == size;
+  return ranks_on_node(comm).size == size;
 }
 
 PeerFaces::PeerFaces(const Decomposition& decomposition, MPI_Comm comm,
