@@ -423,7 +423,9 @@ TEST(HfQuartetPlan, SharesCoverEveryBraOnceAtAboutEqualCost) {
     std::vector<int> owner(bras, -1);
     for (int rank = 0; rank < ranks; ++rank) {
       const auto share = bra_share(before, rank, ranks, kStripesPerRank);
-      if (ranks == 1) EXPECT_EQ(share, (std::vector<std::array<int, 2>>{{0, bras}}));
+      if (ranks == 1) {
+        EXPECT_EQ(share, (std::vector<std::array<int, 2>>{{0, bras}}));
+      }
       double cost = 0.0;
       int previous_end = -1;
       for (const auto& [first, end] : share) {
