@@ -29,9 +29,6 @@ KOKKOS_INLINE_FUNCTION constexpr int component_index(int x, int y, int z) {
   return components_up_to(l - 1) + (l - x) * (l - x + 1) / 2 + (l - x - y);
 }
 
-// A chain of comparisons rather than a loop: the GPU's Fock updates map a lane's components at
-// run time (eri_recursion.hpp's lane_function), and a loop here made the three-lane classes'
-// kernels nearly twice as slow (docs/performance-notes.md).
 KOKKOS_INLINE_FUNCTION constexpr int component_degree(int index) {
   return index < 1    ? 0
          : index < 4  ? 1
@@ -43,11 +40,10 @@ KOKKOS_INLINE_FUNCTION constexpr int component_degree(int index) {
                       : 7 + (index >= 120) + (index >= 165);
 }
 
-// The exponent of Cartesian direction `axis` (0 = x, 1 = y, 2 = z) in component `index`.
-KOKKOS_INLINE_FUNCTION constexpr int component_power(int index, int axis) {
+// The exponent of Cartesian direction `axis` (0 = x, 1 = y, 2 = z) in the component `within`
+// places into degree l.
+KOKKOS_INLINE_FUNCTION constexpr int power_within_degree(int l, int within, int axis) {
   // Indexed tables would not fold in device code; the arithmetic below does.
-  const int l = component_degree(index);
-  const int within = index - components_up_to(l - 1);
   // Invert within = (l - x)(l - x + 1)/2 + (l - x - y).
   int x = l;
   while ((l - x + 1) * (l - x + 2) / 2 <= within)
@@ -55,6 +51,12 @@ KOKKOS_INLINE_FUNCTION constexpr int component_power(int index, int axis) {
   const int y = l - x - (within - (l - x) * (l - x + 1) / 2);
   const int z = l - x - y;
   return axis == 0 ? x : axis == 1 ? y : z;
+}
+
+// The exponent of Cartesian direction `axis` in component `index`.
+KOKKOS_INLINE_FUNCTION constexpr int component_power(int index, int axis) {
+  const int l = component_degree(index);
+  return power_within_degree(l, index - components_up_to(l - 1), axis);
 }
 
 // The component one degree lower along `axis`, or -1 when its power there is 0.

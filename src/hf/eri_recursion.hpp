@@ -48,12 +48,16 @@ struct QuartetClass {
 
 // The component (within its degree l) that component `local` of lane `lane`'s rotated frame
 // stands for: rotated axis r is axis (r + lane) mod 3.
+// The GPU's Fock updates call this at run time for every integral, lane a run-time value: it
+// takes l from its caller rather than from component_degree, so that with l and local constants
+// only the choice by lane is left. (Through component_power, whose component_degree covers every
+// degree, the three-lane classes ran at half speed: docs/performance-notes.md.)
 KOKKOS_INLINE_FUNCTION constexpr int lane_function(int lane, int l, int local) {
   if (lane == 0 || l == 0) return local;
-  const int c = components_up_to(l - 1) + local;
   // Axis P's power is the rotated power along rotated axis (P - lane) mod 3.
-  return component_index(component_power(c, (3 - lane) % 3), component_power(c, (4 - lane) % 3),
-                         component_power(c, (5 - lane) % 3)) -
+  return component_index(power_within_degree(l, local, (3 - lane) % 3),
+                         power_within_degree(l, local, (4 - lane) % 3),
+                         power_within_degree(l, local, (5 - lane) % 3)) -
          components_up_to(l - 1);
 }
 
