@@ -10,8 +10,9 @@
 //
 // Both pairs are canonical (l_a >= l_b, l_c >= l_d). Template parameters fix the quartet's class:
 // one instantiation per class, and two ways of running the recursions: unrolled into registers
-// for the s and p classes (eri_lane_unrolled, below), and looped over tables in memory for the d
-// classes (eri_looped.hpp), in one function compiled once for all of them.
+// for the s and p classes (UnrolledRecursion, below), and looped over tables in memory for the d
+// classes (eri_looped.hpp), in one function that all of a translation unit's d classes call.
+// Both run the one primitive loop, contract_quartet.
 #pragma once
 
 #include <type_traits>
@@ -88,14 +89,14 @@ struct PrimitiveScreen {
 
 namespace Impl {
 
-// The looped classes' primitive loop, which hands each primitive quartet to `recursion` and the
+// The primitive loop of every class, which hands each primitive quartet to `recursion` and the
 // contracted sums to its HRR: Limits gives the degrees (le, lf, lm) the loop reads and evaluates
-// for, the largest looped class's. (eri_lane_unrolled below is the same loop with the s/p
-// recursions written into it.)
+// for, the class's own where the recursion is unrolled, the largest looped class's where it loops.
 template <class Limits, class Recursion, class Memory>
-KOKKOS_INLINE_FUNCTION void contract_quartet(Recursion& recursion, const ShellPairs<Memory>& pairs,
-                                             const BoysTable<Memory>& boys, int bra, int ket,
-                                             int lane, double* out, double cutoff) {
+KOKKOS_FORCEINLINE_FUNCTION void contract_quartet(Recursion& recursion,
+                                                  const ShellPairs<Memory>& pairs,
+                                                  const BoysTable<Memory>& boys, int bra, int ket,
+                                                  int lane, double* out, double cutoff) {
   constexpr int le = Limits::le, lf = Limits::lf, lm = Limits::lm;
   // The loop below runs once per primitive quartet: no division in it. The products carry
   // 1 / (2 zeta) and their share of the prefactor (shell_pairs.hpp), and 1 / (zeta + eta) is the
@@ -174,160 +175,128 @@ KMINI_HF_NOINLINE KOKKOS_FUNCTION void eri_lane_looped(const ShellPairs<Memory>&
   Impl::contract_quartet<Impl::LoopedLimits>(recursion, pairs, boys, bra, ket, lane, out, cutoff);
 }
 
-// An s/p class's lane: the recursions unrolled into registers, every index a compile-time
-// constant. (Written out here rather than through contract_quartet: passed through a recursion
-// object, (pp|pp) grew from 214 registers to 255 and spilled, and (pp|ps) ran at half speed.)
-template <class Class, class Memory>
-KOKKOS_FORCEINLINE_FUNCTION void eri_lane_unrolled(const ShellPairs<Memory>& pairs,
-                                                   const BoysTable<Memory>& boys, int bra, int ket,
-                                                   int lane, double* out, double cutoff) {
-  constexpr int le = Class::la + Class::lb, lf = Class::lc + Class::ld, lm = le + lf;
-  constexpr int ne = components_up_to(le), nf = components_up_to(lf);
-  constexpr int first_a = components_up_to(Class::la - 1);
-  constexpr int first_c = components_up_to(Class::lc - 1);
+namespace Impl {
+
+// An s/p class's recursions, unrolled into registers: every index a compile-time constant.
+template <class Class>
+struct UnrolledRecursion {
+  static constexpr int lm = Class::lm, ne = Class::ne, nf = Class::nf;
+  static constexpr int first_a = Class::first_a, first_c = Class::first_c;
 
   // Only the entries the HRR reads are summed: e of degree la or more that the lane needs, f of
   // degree lc or more. The others stay zero, unread, and cost no register once unrolled.
   double contracted[ne][nf] = {};
 
-  // The loop below runs once per primitive quartet: no division in it. The products carry
-  // 1 / (2 zeta) and their share of the prefactor (shell_pairs.hpp), and 1 / (zeta + eta) is the
-  // square of the one reciprocal square root the prefactor needs anyway.
-  const int p_begin = pairs.primitives_begin(bra), p_end = pairs.primitives_begin(bra + 1);
-  const int q_begin = pairs.primitives_begin(ket), q_end = pairs.primitives_begin(ket + 1);
-  const PrimitiveScreen screen(cutoff, p_end - p_begin);
-  // The bra products the screen visits, found first so that the loop holds no more of it than
-  // each product's ket cutoff (the lanes of a warp mostly share their bra, so these loads are
-  // shared too).
-  int p_stop = p_begin;
-  {
-    const double ket_tail = pairs.products(q_begin).tail;
-    while (p_stop < p_end && !(pairs.products(p_stop).tail * ket_tail < screen.outer))
-      ++p_stop;
-  }
-  for (int p = p_begin; p < p_stop; ++p) {
-    const Impl::ProductFields bra_product =
-        Impl::read_product<(le >= 1), (le >= 2)>(pairs.products(p));
-    const double zeta = bra_product.zeta;
-    [[maybe_unused]] const double half_inverse_zeta = bra_product.half_inverse_zeta;
-    double pa[3], px[3];
-    Impl::rotate(bra_product.from_a, lane, pa);
-    Impl::rotate(bra_product.center, lane, px);
-    const double bra_weight = bra_product.coulomb_weight;
-    const double ket_cutoff = screen.inner / pairs.products(p).bound;
-    for (int q = q_begin; q < q_end; ++q) {
-      const Impl::ProductFields ket_product =
-          Impl::read_product<(lf >= 1), (lf >= 2)>(pairs.products(q));
-      if (ket_product.tail < ket_cutoff) break;
-      const double eta = ket_product.zeta;
-      [[maybe_unused]] const double half_inverse_eta = ket_product.half_inverse_zeta;
-      const double inverse_root = reciprocal_sqrt(zeta + eta);
-      const double inverse_sum = inverse_root * inverse_root;
-      const double rho = zeta * eta * inverse_sum;
-      double qc[3], qx[3], wp[3], wq[3], pq2 = 0.0;
-      Impl::rotate(ket_product.from_a, lane, qc);
-      Impl::rotate(ket_product.center, lane, qx);
-      KMINI_HF_UNROLL
-      for (int x = 0; x < 3; ++x) {
-        const double w = (zeta * px[x] + eta * qx[x]) * inverse_sum;
-        wp[x] = w - px[x];
-        wq[x] = w - qx[x];
-        pq2 += (px[x] - qx[x]) * (px[x] - qx[x]);
-      }
-      double boys_values[lm + 1];
-      boys.template evaluate<lm>(rho * pq2, boys_values);
-      const double scale = bra_weight * ket_product.coulomb_weight * inverse_root;
-
-      // v[m][e][f] = [e0|f0]^(m); entry (m, e, f) is defined for m <= lm - |e| - |f|.
-      double v[lm + 1][ne][nf];
-      Impl::static_for<0, lm + 1>([&](auto m_) {
+  // The vertical recursion of one primitive quartet, [e0|f0]^(m), added into `contracted`.
+  KOKKOS_FORCEINLINE_FUNCTION void add(const PrimitiveQuartet<lm>& q) {
+    // v[m][e][f] = [e0|f0]^(m); entry (m, e, f) is defined for m <= lm - |e| - |f|.
+    double v[lm + 1][ne][nf];
+    static_for<0, lm + 1>([&](auto m_) {
+      constexpr int m = decltype(m_)::value;
+      v[m][0][0] = q.base[m];
+    });
+    // Up the ket first: [0|f] from [0|f-1_i] and [0|f-2_i].
+    static_for<1, nf>([&](auto f_) {
+      constexpr int f = decltype(f_)::value;
+      constexpr int i = build_axis(f), f1 = component_lowered(f, i);
+      constexpr int f2 = component_lowered(f1, i);
+      constexpr int n1 = component_power(f1, i);
+      static_for<0, lm - component_degree(f) + 1>([&](auto m_) {
         constexpr int m = decltype(m_)::value;
-        v[m][0][0] = scale * boys_values[m];
+        double value = q.qc[i] * v[m][0][f1] + q.wq[i] * v[m + 1][0][f1];
+        if constexpr (n1 > 0)
+          value +=
+              n1 * q.half_inverse_eta * (v[m][0][f2] - q.zeta * q.inverse_sum * v[m + 1][0][f2]);
+        v[m][0][f] = value;
       });
-      // Up the ket first: [0|f] from [0|f-1_i] and [0|f-2_i].
-      Impl::static_for<1, nf>([&](auto f_) {
-        constexpr int f = decltype(f_)::value;
-        constexpr int i = build_axis(f), f1 = component_lowered(f, i);
-        constexpr int f2 = component_lowered(f1, i);
-        constexpr int n1 = component_power(f1, i);
-        Impl::static_for<0, lm - component_degree(f) + 1>([&](auto m_) {
-          constexpr int m = decltype(m_)::value;
-          double value = qc[i] * v[m][0][f1] + wq[i] * v[m + 1][0][f1];
-          if constexpr (n1 > 0)
-            value += n1 * half_inverse_eta * (v[m][0][f2] - zeta * inverse_sum * v[m + 1][0][f2]);
-          v[m][0][f] = value;
-        });
-      });
-      // Then up the bra, the lane's components only: [e|f] from [e-1_i|f], [e-2_i|f] and
-      // [e-1_i|f-1_i].
-      Impl::static_for<1, ne>([&](auto e_) {
-        constexpr int e = decltype(e_)::value;
-        if constexpr (Impl::lane_needs<Class>(e)) {
-          constexpr int i = Impl::bra_axis(e), e1 = component_lowered(e, i);
-          constexpr int e2 = component_lowered(e1, i);
-          constexpr int n1 = component_power(e1, i);
-          Impl::static_for<0, nf>([&](auto f_) {
-            constexpr int f = decltype(f_)::value;
-            constexpr int f_i = component_power(f, i), f1 = component_lowered(f, i);
-            Impl::static_for<0, lm - component_degree(e) - component_degree(f) + 1>([&](auto m_) {
-              constexpr int m = decltype(m_)::value;
-              double value = pa[i] * v[m][e1][f] + wp[i] * v[m + 1][e1][f];
-              if constexpr (n1 > 0)
-                value +=
-                    n1 * half_inverse_zeta * (v[m][e2][f] - eta * inverse_sum * v[m + 1][e2][f]);
-              if constexpr (f_i > 0) value += f_i * 0.5 * inverse_sum * v[m + 1][e1][f1];
-              v[m][e][f] = value;
-            });
+    });
+    // Then up the bra, the lane's components only: [e|f] from [e-1_i|f], [e-2_i|f] and
+    // [e-1_i|f-1_i].
+    static_for<1, ne>([&](auto e_) {
+      constexpr int e = decltype(e_)::value;
+      if constexpr (lane_needs<Class>(e)) {
+        constexpr int i = bra_axis(e), e1 = component_lowered(e, i);
+        constexpr int e2 = component_lowered(e1, i);
+        constexpr int n1 = component_power(e1, i);
+        static_for<0, nf>([&](auto f_) {
+          constexpr int f = decltype(f_)::value;
+          constexpr int f_i = component_power(f, i), f1 = component_lowered(f, i);
+          static_for<0, lm - component_degree(e) - component_degree(f) + 1>([&](auto m_) {
+            constexpr int m = decltype(m_)::value;
+            double value = q.pa[i] * v[m][e1][f] + q.wp[i] * v[m + 1][e1][f];
+            if constexpr (n1 > 0)
+              value += n1 * q.half_inverse_zeta *
+                       (v[m][e2][f] - q.eta * q.inverse_sum * v[m + 1][e2][f]);
+            if constexpr (f_i > 0) value += f_i * 0.5 * q.inverse_sum * v[m + 1][e1][f1];
+            v[m][e][f] = value;
           });
-        }
-      });
-      KMINI_HF_UNROLL
-      for (int e = first_a; e < ne; ++e) {
-        KMINI_HF_UNROLL
-        for (int f = first_c; f < nf; ++f)
-          if (Impl::lane_needs<Class>(e)) contracted[e][f] += v[0][e][f];
+        });
       }
-    }
+    });
+    static_for<first_a, ne>([&](auto e_) {
+      constexpr int e = decltype(e_)::value;
+      if constexpr (lane_needs<Class>(e)) {
+        static_for<first_c, nf>([&](auto f_) {
+          constexpr int f = decltype(f_)::value;
+          contracted[e][f] += v[0][e][f];
+        });
+      }
+    });
   }
 
-  // HRR on the ket, then on the bra: (x, y + 1_j) = (x + 1_j, y) + (X - Y)_j (x, y).
-  double cd[3], ab[3];
-  Impl::read_rotated(pairs.ab, ket, lane, cd);
-  Impl::read_rotated(pairs.ab, bra, lane, ab);
-  double ket_moved[ne][Class::nc][Class::nd] = {};
-  KMINI_HF_UNROLL
-  for (int e = first_a; e < ne; ++e) {
-    if (!Impl::lane_needs<Class>(e)) continue;
-    KMINI_HF_UNROLL
-    for (int k = 0; k < Class::nc; ++k) {
-      KMINI_HF_UNROLL
-      for (int l = 0; l < Class::nd; ++l) {
-        const int c = first_c + k;
-        if constexpr (Class::ld == 0) {
-          ket_moved[e][k][l] = contracted[e][c];
-        } else {
-          ket_moved[e][k][l] = contracted[e][component_raised(c, l)] + cd[l] * contracted[e][c];
-        }
+  // The HRR on the ket, then on the bra: (x, y + 1_j) = (x + 1_j, y) + (X - Y)_j (x, y), into
+  // the lane's share of the quartet's integrals. Every index is a compile-time constant: left to
+  // the unroller, a component's neighbours were computed at run time once component_degree
+  // covered d shells, and (pp|pp) spilled (docs/performance-notes.md).
+  KOKKOS_FORCEINLINE_FUNCTION void move(const double cd[3], const double ab[3], double* out) const {
+    double ket_moved[ne][Class::nc][Class::nd] = {};
+    static_for<first_a, ne>([&](auto e_) {
+      constexpr int e = decltype(e_)::value;
+      if constexpr (lane_needs<Class>(e)) {
+        static_for<0, Class::nc>([&](auto k_) {
+          constexpr int c = first_c + decltype(k_)::value;
+          static_for<0, Class::nd>([&](auto l_) {
+            constexpr int k = decltype(k_)::value, l = decltype(l_)::value;
+            if constexpr (Class::ld == 0) {
+              ket_moved[e][k][l] = contracted[e][c];
+            } else {
+              constexpr int raised = component_raised(c, l);
+              ket_moved[e][k][l] = contracted[e][raised] + cd[l] * contracted[e][c];
+            }
+          });
+        });
       }
-    }
-  }
-  KMINI_HF_UNROLL
-  for (int i = 0; i < Class::lane_na; ++i) {
-    KMINI_HF_UNROLL
-    for (int j = 0; j < Class::nb; ++j) {
-      const int a = first_a + i;
-      KMINI_HF_UNROLL
-      for (int k = 0; k < Class::nc; ++k) {
+    });
+    static_for<0, Class::lane_na>([&](auto i_) {
+      constexpr int i = decltype(i_)::value, a = first_a + i;
+      static_for<0, Class::nb>([&](auto j_) {
+        constexpr int j = decltype(j_)::value;
         KMINI_HF_UNROLL
-        for (int l = 0; l < Class::nd; ++l) {
-          double value = ket_moved[a][k][l];
-          if constexpr (Class::lb == 1)
-            value = ket_moved[component_raised(a, j)][k][l] + ab[j] * value;
-          out[((i * Class::nb + j) * Class::nc + k) * Class::nd + l] = value;
+        for (int k = 0; k < Class::nc; ++k) {
+          KMINI_HF_UNROLL
+          for (int l = 0; l < Class::nd; ++l) {
+            double value = ket_moved[a][k][l];
+            if constexpr (Class::lb == 1) {
+              constexpr int raised = component_raised(a, j);
+              value = ket_moved[raised][k][l] + ab[j] * value;
+            }
+            out[((i * Class::nb + j) * Class::nc + k) * Class::nd + l] = value;
+          }
         }
-      }
-    }
+      });
+    });
   }
+};
+
+}  // namespace Impl
+
+// An s/p class's lane: the primitive loop with the recursions unrolled into registers.
+template <class Class, class Memory>
+KOKKOS_FORCEINLINE_FUNCTION void eri_lane_unrolled(const ShellPairs<Memory>& pairs,
+                                                   const BoysTable<Memory>& boys, int bra, int ket,
+                                                   int lane, double* out, double cutoff) {
+  Impl::UnrolledRecursion<Class> recursion;
+  Impl::contract_quartet<Class>(recursion, pairs, boys, bra, ket, lane, out, cutoff);
 }
 
 // Lane `lane`'s share of (ab|cd) for the canonical pairs `bra` and `ket`, in its rotated frame:

@@ -1,5 +1,5 @@
 // The recursions of a d class's ERI (eri.hpp), as loops over tables in memory: the same
-// Obara-Saika and Head-Gordon-Pople recursions as eri.hpp's eri_lane_unrolled, for classes whose
+// Obara-Saika and Head-Gordon-Pople recursions as eri.hpp's UnrolledRecursion, for classes whose
 // tables (3675 entries a primitive quartet for (dd|dd)) no register file holds and no compiler
 // unrolls in reasonable time. Each step's components come from small tables made once per quartet,
 // and the class's shape is a run-time value, so that one compiled function serves them all.
