@@ -19,6 +19,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "hf/eri.hpp"
+#include "hf/unrolled.hpp"
 
 namespace kmini::hf {
 
@@ -104,37 +105,19 @@ template <class Extents, int Role, class Functions, class Density>
 KOKKOS_INLINE_FUNCTION double role_contribution(const Functions& functions, const double* eri,
                                                 const Density& density, int x, int y) {
   using R = FockRole<Role>;
-  constexpr int n_u = Extents::n(R::sum_row), n_v = Extents::n(R::sum_col);
+  constexpr bool unroll = Extents::size <= kMostUnrolledIntegrals;
   double sum = 0.0;
-  if constexpr (Extents::size <= kMostUnrolledIntegrals) {
-    KMINI_HF_UNROLL
-    for (int u = 0; u < n_u; ++u) {
-      KMINI_HF_UNROLL
-      for (int v = 0; v < n_v; ++v) {
-        int index[4] = {0, 0, 0, 0};
-        index[R::row] = x;
-        index[R::col] = y;
-        index[R::sum_row] = u;
-        index[R::sum_col] = v;
-        sum += density(functions(R::sum_row, u), functions(R::sum_col, v)) *
-               eri[Extents::at(index[0], index[1], index[2], index[3])];
-      }
-    }
-  } else {  // the same sum, rolled
-    KMINI_HF_LOOP
-    for (int u = 0; u < n_u; ++u) {
-      KMINI_HF_LOOP
-      for (int v = 0; v < n_v; ++v) {
-        int index[4] = {0, 0, 0, 0};
-        index[R::row] = x;
-        index[R::col] = y;
-        index[R::sum_row] = u;
-        index[R::sum_col] = v;
-        sum += density(functions(R::sum_row, u), functions(R::sum_col, v)) *
-               eri[Extents::at(index[0], index[1], index[2], index[3])];
-      }
-    }
-  }
+  Impl::block_for<unroll, Extents::n(R::sum_row)>([&](int u) {
+    Impl::block_for<unroll, Extents::n(R::sum_col)>([&](int v) {
+      int index[4] = {0, 0, 0, 0};
+      index[R::row] = x;
+      index[R::col] = y;
+      index[R::sum_row] = u;
+      index[R::sum_col] = v;
+      sum += density(functions(R::sum_row, u), functions(R::sum_col, v)) *
+             eri[Extents::at(index[0], index[1], index[2], index[3])];
+    });
+  });
   return R::factor * sum;
 }
 
@@ -143,23 +126,13 @@ template <class Extents, int Role, class Functions, class Density, class Add>
 KOKKOS_INLINE_FUNCTION void scatter_role(const Functions& functions, const double* eri,
                                          const Density& density, const Add& add) {
   using R = FockRole<Role>;
-  if constexpr (Extents::size <= kMostUnrolledIntegrals) {
-    KMINI_HF_UNROLL
-    for (int x = 0; x < Extents::n(R::row); ++x) {
-      KMINI_HF_UNROLL
-      for (int y = 0; y < Extents::n(R::col); ++y)
-        add(functions(R::row, x), functions(R::col, y),
-            role_contribution<Extents, Role>(functions, eri, density, x, y));
-    }
-  } else {  // the same updates, rolled
-    KMINI_HF_LOOP
-    for (int x = 0; x < Extents::n(R::row); ++x) {
-      KMINI_HF_LOOP
-      for (int y = 0; y < Extents::n(R::col); ++y)
-        add(functions(R::row, x), functions(R::col, y),
-            role_contribution<Extents, Role>(functions, eri, density, x, y));
-    }
-  }
+  constexpr bool unroll = Extents::size <= kMostUnrolledIntegrals;
+  Impl::block_for<unroll, Extents::n(R::row)>([&](int x) {
+    Impl::block_for<unroll, Extents::n(R::col)>([&](int y) {
+      add(functions(R::row, x), functions(R::col, y),
+          role_contribution<Extents, Role>(functions, eri, density, x, y));
+    });
+  });
 }
 
 // Roles First..5 of a block, each through add.

@@ -21,6 +21,7 @@
 #include "hf/fock_roles.hpp"
 #include "hf/quartet_screen.hpp"
 #include "hf/shell_pairs.hpp"
+#include "hf/unrolled.hpp"
 #include "reducers/atomics.hpp"
 
 namespace kmini::hf {
@@ -100,39 +101,19 @@ struct StoreSink {
     using Lane = LaneExtents<Class>;
     using Whole = QuartetExtents<Class>;
     double* block = &buffer((t - first) * Whole::size);
-    if constexpr (Whole::size <= kMostUnrolledIntegrals) {
-      KMINI_HF_UNROLL
-      for (int i = 0; i < Lane::n(0); ++i) {
-        KMINI_HF_UNROLL
-        for (int j = 0; j < Lane::n(1); ++j) {
-          KMINI_HF_UNROLL
-          for (int k = 0; k < Lane::n(2); ++k) {
-            KMINI_HF_UNROLL
-            for (int l = 0; l < Lane::n(3); ++l)
-              block[Whole::at(
-                  functions(0, i) - functions.first[0], functions(1, j) - functions.first[1],
-                  functions(2, k) - functions.first[2], functions(3, l) - functions.first[3])] =
-                  eri[Lane::at(i, j, k, l)];
-          }
-        }
-      }
-    } else {  // the same stores, rolled
-      KMINI_HF_LOOP
-      for (int i = 0; i < Lane::n(0); ++i) {
-        KMINI_HF_LOOP
-        for (int j = 0; j < Lane::n(1); ++j) {
-          KMINI_HF_LOOP
-          for (int k = 0; k < Lane::n(2); ++k) {
-            KMINI_HF_LOOP
-            for (int l = 0; l < Lane::n(3); ++l)
-              block[Whole::at(
-                  functions(0, i) - functions.first[0], functions(1, j) - functions.first[1],
-                  functions(2, k) - functions.first[2], functions(3, l) - functions.first[3])] =
-                  eri[Lane::at(i, j, k, l)];
-          }
-        }
-      }
-    }
+    constexpr bool unroll = Whole::size <= kMostUnrolledIntegrals;
+    Impl::block_for<unroll, Lane::n(0)>([&](int i) {
+      Impl::block_for<unroll, Lane::n(1)>([&](int j) {
+        Impl::block_for<unroll, Lane::n(2)>([&](int k) {
+          Impl::block_for<unroll, Lane::n(3)>([&](int l) {
+            block[Whole::at(
+                functions(0, i) - functions.first[0], functions(1, j) - functions.first[1],
+                functions(2, k) - functions.first[2], functions(3, l) - functions.first[3])] =
+                eri[Lane::at(i, j, k, l)];
+          });
+        });
+      });
+    });
   }
 };
 
@@ -199,15 +180,8 @@ struct ClassQuartets {
         quartet_layout(pairs, bra, ket, data.diagonal() && p == q, functions.first);
     double eri[Class::lane_integrals];
     eri_lane<Class>(pairs, boys, bra, ket, functions.lane, eri, screen.primitive_cutoff(bra, ket));
-    if constexpr (Class::integrals <= kMostUnrolledIntegrals) {
-      KMINI_HF_UNROLL
-      for (int k = 0; k < Class::lane_integrals; ++k)
-        eri[k] *= weight;
-    } else {
-      KMINI_HF_LOOP
-      for (int k = 0; k < Class::lane_integrals; ++k)
-        eri[k] *= weight;
-    }
+    Impl::block_for<(Class::integrals <= kMostUnrolledIntegrals), Class::lane_integrals>(
+        [&](int k) { eri[k] *= weight; });
     sink.quartet(t, functions, eri);
   }
 };

@@ -46,6 +46,22 @@ KOKKOS_FORCEINLINE_FUNCTION void static_for(const F& f) {
   }
 }
 
+// f(i) for i in [0, N): a loop unrolled on the GPU where Unroll is true, and kept rolled where it
+// is false (KMINI_HF_LOOP: a d class's block of integrals, whose unrolled Fock updates alone are
+// thousands of instructions).
+template <bool Unroll, int N, class F>
+KOKKOS_FORCEINLINE_FUNCTION void block_for(const F& f) {
+  if constexpr (Unroll) {
+    KMINI_HF_UNROLL
+    for (int i = 0; i < N; ++i)
+      f(i);
+  } else {
+    KMINI_HF_LOOP
+    for (int i = 0; i < N; ++i)
+      f(i);
+  }
+}
+
 }  // namespace Impl
 
 // 1 / sqrt(x). On the GPU one seeded Newton sequence (within 1 ulp), where a square root and a
