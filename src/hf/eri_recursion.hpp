@@ -34,13 +34,14 @@ struct QuartetClass {
   static constexpr int lane_na = na / lanes;
   static constexpr int lane_integrals = lane_na * nb * nc * nd;
   static_assert(lane_na * lanes == na, "a's components split evenly among the lanes");
-  // The s and p classes unroll their recursions into registers (eri.hpp). A class with
-  // a d shell loops over a table in memory (eri_looped.hpp): unrolled, (dd|dd)'s table of 3675
-  // entries took nvcc four minutes for one kernel and would spill anyway.
-  static constexpr bool unrolled = la <= 1;
-
   // The recursion's extents: [e0|f0]^(m) for e up to degree le, f up to lf, m up to lm.
   static constexpr int le = la + lb, lf = lc + ld, lm = le + lf;
+  // Classes whose recursion is no larger than (pp|pp)'s unroll it into registers (eri.hpp's
+  // UnrolledRecursion): the s and p classes, and those of a d shell beside s and p shells up to
+  // (ds|pp), (ds|ds) and (dp|ps). The others loop over a table in memory (eri_looped.hpp):
+  // unrolled, (dd|dd)'s table of 3675 entries took nvcc four minutes for one kernel and would
+  // spill anyway. (The unrolled HRR moves one unit of angular momentum to b and one to d.)
+  static constexpr bool unrolled = lb <= 1 && ld <= 1 && lm <= 4;
   static constexpr int ne = components_up_to(le), nf = components_up_to(lf);
   static constexpr int first_a = components_up_to(la - 1), first_b = components_up_to(lb - 1);
   static constexpr int first_c = components_up_to(lc - 1), first_d = components_up_to(ld - 1);

@@ -1,6 +1,7 @@
+// GBuilder's plan, screen and builds. The quartet classes' kernels are launched from
+// g_build_class.hpp, compiled in g_build_classes_*.cpp.
 #include "hf/g_build.hpp"
 
-#include <Kokkos_ScatterView.hpp>
 #include <algorithm>
 #include <chrono>
 #include <numeric>
@@ -9,10 +10,8 @@
 #include "core/host_backends.hpp"
 #include "core/timing.hpp"
 #include "core/view_of.hpp"
-#include "hf/boys.hpp"
-#include "hf/eri.hpp"
-#include "hf/g_kernels.hpp"
-#include "hf/gather_blocks.hpp"
+#include "hf/eri.hpp"  // with_quartet_class
+#include "hf/g_build_state.hpp"
 #include "hf/schwarz.hpp"
 
 namespace kmini::hf {
@@ -25,43 +24,10 @@ double GBuildRecord::total_seconds() const {
   return std::accumulate(seconds.begin(), seconds.end(), 0.0);
 }
 
-template <class Memory>
-struct GBuilder::Tables {
-  ShellPairs<Memory> pairs;
-  BoysTable<Memory> boys;
-  ShellData<Memory> shells;
-  // Per class; their per-build views are the plan's, or cuts[i]'s under density screening.
-  std::vector<ClassData<Memory>> classes;
-  std::vector<ClassCut<Memory>> cuts;
-  Kokkos::View<double**, Kokkos::LayoutRight, Memory> shell_density;
-  QuartetScreen<Memory> screen;
-  // A chunk's kept quartets and their number (ListKept), grown to the largest chunk.
-  KeptList<Memory> kept_list;
-  Kokkos::View<int, Memory> kept_count;
-};
-
-// The host's part of a build where some classes are host_update or cpu: the density copied over
-// once, a G private to each host thread (added into the device's G at the end), and the host
-// tables set to this build's screen and prefixes.
-struct GBuilder::HostPart {
-  Matrix<Kokkos::HostSpace> density;
-  Matrix<Kokkos::HostSpace> g;
-  decltype(Kokkos::Experimental::create_scatter_view(
-      std::declval<Matrix<Kokkos::HostSpace>>())) scatter;
-};
-
-struct GBuilder::Build {
-  Matrix<DeviceMemory> density, g;
-  std::vector<std::int64_t> candidates;                 // per class, this rank's share
-  std::vector<std::int64_t> totals;                     // per class, every rank's
-  std::vector<std::vector<std::int64_t>> host_offsets;  // per class, copied when needed
-  std::unique_ptr<HostPart> host;
-};
-
 namespace {
 
-using Device = Kokkos::DefaultExecutionSpace;
-using Host = Kokkos::HostSpace;
+using Impl::Device;
+using Impl::Host;
 
 template <class Memory>
 using IntView = Kokkos::View<int*, Memory>;
@@ -177,19 +143,6 @@ void symmetrise(const Matrix<typename Exec::memory_space>& g) {
       });
 }
 
-// Lanes per team of kernel_split's gather: a warp on a GPU. The host has far fewer threads than
-// blocks and gains nothing from lanes, but takes as many as its teams allow (up to 4) so that
-// the tests on the host run the lanes' split and their ordered sum.
-constexpr int kGatherLanes =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory>::accessible ? 4 : 32;
-
-// "hf::eri_atomic_ppps" and the like: every kernel named after its class, for profilers.
-template <class Class>
-std::string kernel_label(const char* stem) {
-  return std::string("hf::") + stem + pair_kind_name(Class::bra_kind) +
-         pair_kind_name(Class::ket_kind);
-}
-
 // Each class's index and its with_quartet_class type.
 template <class F>
 void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
@@ -201,19 +154,6 @@ void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
 // (IncrementalG), which leaves two orders of magnitude between the smallest quartet bound any
 // build keeps and the largest primitive quartet left out.
 constexpr double kProductCutoffPerThreshold = 1e-5;
-
-// ClassQuartets' blocks, and how many of them an SM must hold: the registers each thread may
-// take follow from it (each of an SM's four schedulers holds a quarter of its 65536 for its
-// share of the warps). Four blocks of 128 leave 128 registers, five leave 96. (ps|ps) and
-// (pp|ss) fit 96 without spilling, and ran faster at five, above the 25% occupancy that four
-// cannot pass; (pp|ps) spills at 96 (520 bytes) and ran no faster, so it keeps 128
-// (docs/performance-notes.md). (pp|pp)'s lane keeps about 210 registers live and spills when
-// capped at 128 or 168.
-template <class Class>
-struct QuartetLaunch {
-  static constexpr unsigned threads = 128;
-  static constexpr unsigned blocks = Class::integrals >= 81 ? 2 : Class::integrals == 9 ? 5 : 4;
-};
 
 // build_in_parts gives each part this many stripes, every parts-th: a class's lists start with
 // its longest ket prefixes (whose quartets share a bra, and so its G block, run after run) and end
@@ -442,78 +382,6 @@ void GBuilder::run_class(GUpdate update, std::size_t i, std::int64_t bra_begin,
   });
 }
 
-template <class Class>
-void GBuilder::run(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build) {
-  const auto [first, count] = quartet_range(i, bra_begin, bra_end, build);
-  if (count == 0) return;
-  using Plain = PlainAtomicAdd<DeviceMemory>;
-  using Aggregated = WarpAggregatedAdd<DeviceMemory>;
-  switch (update) {
-    case GUpdate::atomic:
-      launch<Class>("eri_atomic_", i, first, count,
-                    ScatterSink<Class, Device, Plain>{build.density, Plain{build.g}});
-      break;
-    case GUpdate::warp_aggregated:
-      launch<Class>("eri_warp_aggregated_", i, first, count,
-                    ScatterSink<Class, Device, Aggregated>{build.density, Aggregated{build.g}});
-      break;
-    case GUpdate::kernel_split:
-      split<Class>(i, bra_begin, bra_end, build);
-      break;
-    case GUpdate::host_update:
-    case GUpdate::cpu:
-      on_host<Class>(update, i, bra_begin, bra_end, build);
-      break;
-  }
-}
-
-template <class Class, class Sink>
-void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::int64_t count,
-                      const Sink& sink) {
-  using Exec = typename Sink::Exec;
-  using Memory = typename Exec::memory_space;
-  auto& t = [&]() -> auto& {
-    if constexpr (std::is_same_v<Memory, DeviceMemory>)
-      return *device_;
-    else
-      return *host_;
-  }
-  ();
-  const std::int64_t chunk = std::min(count, settings_.chunk_quartets);
-  if (static_cast<std::int64_t>(t.kept_list.extent(0)) < chunk)
-    t.kept_list = KeptList<Memory>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), chunk);
-  for (std::int64_t begin = first; begin < first + count; begin += chunk) {
-    Kokkos::deep_copy(t.kept_count, 0);
-    Kokkos::parallel_for(
-        kernel_label<Class>("list_kept_"),
-        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
-            0, std::min(chunk, first + count - begin)),
-        ListKept<Memory>{t.classes[i], t.screen, begin, t.kept_list, t.kept_count});
-    int listed = 0;
-    Kokkos::deep_copy(listed, t.kept_count);
-    kept_[i] += listed;
-    compute_listed<Class>(stem, i, t, begin, listed, sink);
-  }
-}
-
-template <class Class, class Sink>
-void GBuilder::compute_listed(const char* stem, std::size_t i,
-                              const Tables<typename Sink::Exec::memory_space>& t,
-                              std::int64_t first, int listed, const Sink& sink) const {
-  using Exec = typename Sink::Exec;
-  // Dynamic: on the host, a static split gives the first thread the plan's most contracted
-  // quartets (the GPU schedules its blocks as SMs free up anyway).
-  Kokkos::parallel_for(
-      kernel_label<Class>(stem),
-      Kokkos::RangePolicy<
-          Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>,
-          Kokkos::LaunchBounds<QuartetLaunch<Class>::threads, QuartetLaunch<Class>::blocks>>(
-          0, static_cast<std::int64_t>(listed) * Class::lanes),
-      ClassQuartets<Class, Exec, Sink>{t.pairs, t.boys, t.classes[i], t.screen, first, t.kept_list,
-                                       sink});
-}
-
 std::array<std::int64_t, 2> GBuilder::quartet_range(std::size_t i, int bra_begin, int bra_end,
                                                     Build& build) const {
   // The whole class (a lone rank's share): no offsets needed on the host.
@@ -523,47 +391,7 @@ std::array<std::int64_t, 2> GBuilder::quartet_range(std::size_t i, int bra_begin
   return {at[bra_begin], at[bra_end] - at[bra_begin]};
 }
 
-template <class Class, class AfterStore>
-void GBuilder::for_each_stored_batch(std::size_t i, int bra_begin, int bra_end, Build& build,
-                                     const AfterStore& after_store) {
-  const std::vector<std::int64_t>& at = offsets(i, build);
-  for (const auto& [p_begin, p_end] : batches(i, bra_begin, bra_end, build)) {
-    const std::int64_t first = at[p_begin];
-    const std::int64_t count = at[p_end] - first;
-    if (count == 0) continue;
-    const auto needed = static_cast<std::size_t>(count * Class::integrals);
-    if (buffer_.extent(0) < needed)
-      buffer_ = Kokkos::View<double*, DeviceMemory>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::eri_buffer")), needed);
-    batch_capacity_ = std::max(batch_capacity_, static_cast<double>(needed));
-    launch<Class>("eri_store_", i, first, count, StoreSink<Class, Device>{buffer_, first});
-    after_store(p_begin, p_end, first, count, needed);
-  }
-}
-
-template <class Class>
-void GBuilder::split(std::size_t i, int bra_begin, int bra_end, Build& build) {
-  const Tables<DeviceMemory>& t = *device_;
-  const int shells = static_cast<int>(basis_.shells.size());
-  for_each_stored_batch<Class>(
-      i, bra_begin, bra_end, build,
-      [&](int p_begin, int p_end, std::int64_t, std::int64_t, std::size_t) {
-        using Gather = GatherBlocks<Class, DeviceMemory>;
-        const Gather gather{t.pairs, t.shells, t.classes[i], t.screen, build.density,
-                            buffer_, p_begin,  p_end,        build.g};
-        const int lanes =
-            std::min(kGatherLanes, Kokkos::TeamPolicy<Device>(shells * shells, 1)
-                                       .team_size_max(gather, Kokkos::ParallelForTag()));
-        Kokkos::parallel_for(
-            kernel_label<Class>("gather_"),
-            Kokkos::TeamPolicy<Device>(shells * shells, lanes)
-                .set_scratch_size(0, Kokkos::PerTeam(Gather::scratch_bytes(lanes))),
-            gather);
-      });
-}
-
-template <class Class>
-void GBuilder::on_host(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build) {
+GBuilder::HostPart& GBuilder::host_part(Build& build) {
   if (!host_) {
     host_ = make_tables<Host>();
     host_->screen.threshold = device_->screen.threshold;
@@ -581,32 +409,11 @@ void GBuilder::on_host(GUpdate update, std::size_t i, int bra_begin, int bra_end
     }
     build.host = std::move(host);
   }
-  HostPart& host = *build.host;
-  const Tables<Host>& h = *host_;
-  using Add = ScatterAdd<decltype(host.scatter)>;
-  if (update == GUpdate::cpu) {
-    const auto [first, count] = quartet_range(i, bra_begin, bra_end, build);
-    launch<Class>("eri_cpu_", i, first, count,
-                  ScatterSink<Class, OpenMPSpace, Add>{host.density, Add{host.scatter}});
-    return;
-  }
-  for_each_stored_batch<Class>(
-      i, bra_begin, bra_end, build,
-      [&](int, int, std::int64_t first, std::int64_t count, std::size_t needed) {
-        const auto integrals = Kokkos::create_mirror_view_and_copy(
-            Host(), Kokkos::subview(buffer_, std::make_pair(std::size_t{0}, needed)));
-        Kokkos::parallel_for(
-            kernel_label<Class>("scatter_buffered_"),
-            Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(first, first + count),
-            ScatterBuffered<Class, Host, Add>{h.classes[i], h.screen, h.pairs, host.density,
-                                              integrals, first, Add{host.scatter}});
-      });
+  return *build.host;
 }
 
 void GBuilder::warm_up(const std::vector<GUpdate>& updates, const Matrix<DeviceMemory>& density) {
   const Matrix<DeviceMemory> g("hf::g_warm_up", density.extent(0), density.extent(1));
-  using Plain = PlainAtomicAdd<DeviceMemory>;
-  using Aggregated = WarpAggregatedAdd<DeviceMemory>;
   Tables<DeviceMemory>& t = *device_;
   if (t.kept_list.extent(0) == 0) t.kept_list = KeptList<DeviceMemory>("hf::kept_list", 1);
   for (std::size_t i = 0; i < plan_.classes.size(); ++i) {
@@ -621,30 +428,7 @@ void GBuilder::warm_up(const std::vector<GUpdate>& updates, const Matrix<DeviceM
           list(0, 0) = 0;
           list(0, 1) = p;
         });
-    with_class(plan_, i, [&](auto cls) {
-      using Class = decltype(cls);
-      for (const GUpdate update : updates) {
-        // The class's first candidate, computed whatever the screen would say: it loads the
-        // kernel and touches what it reads, as the first real launch would. The G it adds to is
-        // thrown away.
-        switch (update) {
-          case GUpdate::atomic:
-            compute_listed<Class>("eri_atomic_", i, t, 0, 1,
-                                  ScatterSink<Class, Device, Plain>{density, Plain{g}});
-            break;
-          case GUpdate::warp_aggregated:
-            compute_listed<Class>("eri_warp_aggregated_", i, t, 0, 1,
-                                  ScatterSink<Class, Device, Aggregated>{density, Aggregated{g}});
-            break;
-          case GUpdate::kernel_split:
-          case GUpdate::host_update:
-          case GUpdate::cpu:
-            // Their buffer grows to its largest batch in the first build that needs it, and the
-            // host's threads load nothing.
-            break;
-        }
-      }
-    });
+    with_class(plan_, i, [&](auto cls) { warm_up_class<decltype(cls)>(updates, i, density, g); });
   }
   Kokkos::fence();
 }

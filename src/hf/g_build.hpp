@@ -115,6 +115,12 @@ class GBuilder {
   void split(std::size_t i, int bra_begin, int bra_end, Build& build);
   template <class Class>
   void on_host(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build);
+  // The build's host part, and the host tables, made when a host variant first needs them.
+  HostPart& host_part(Build& build);
+  // warm_up's launches of class i.
+  template <class Class>
+  void warm_up_class(const std::vector<GUpdate>& updates, std::size_t i,
+                     const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g);
   // This build's quartets of class i's bras [bra_begin, bra_end): the first and the count.
   std::array<std::int64_t, 2> quartet_range(std::size_t i, int bra_begin, int bra_end,
                                             Build& build) const;

@@ -1,0 +1,230 @@
+// GBuilder's members that each quartet class instantiates: its kernels' launches under every
+// update. Two translation units compile them, one for the classes whose recursions are unrolled
+// (g_build_classes_unrolled.cpp) and one for those that loop (g_build_classes_looped.cpp), apart
+// from each other and from the rest of GBuilder (g_build.cpp): in one translation unit of every
+// class, nvcc took over eleven minutes, and two cores build the two halves side by side.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "core/host_backends.hpp"
+#include "hf/eri.hpp"
+#include "hf/g_build_state.hpp"
+#include "hf/gather_blocks.hpp"
+
+namespace kmini::hf {
+
+namespace Impl {
+
+// Lanes per team of kernel_split's gather: a warp on a GPU. The host has far fewer threads than
+// blocks and gains nothing from lanes, but takes as many as its teams allow (up to 4) so that
+// the tests on the host run the lanes' split and their ordered sum.
+constexpr int kGatherLanes =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMemory>::accessible ? 4 : 32;
+
+// "hf::eri_atomic_ppps" and the like: every kernel named after its class, for profilers.
+template <class Class>
+std::string kernel_label(const char* stem) {
+  return std::string("hf::") + stem + pair_kind_name(Class::bra_kind) +
+         pair_kind_name(Class::ket_kind);
+}
+
+// ClassQuartets' blocks, and how many of them an SM must hold: the registers each thread may
+// take follow from it (each of an SM's four schedulers holds a quarter of its 65536 for its
+// share of the warps). Four blocks of 128 leave 128 registers, five leave 96. (ps|ps) and
+// (pp|ss) fit 96 without spilling, and ran faster at five, above the 25% occupancy that four
+// cannot pass; (pp|ps) spills at 96 (520 bytes) and ran no faster, so it keeps 128
+// (docs/performance-notes.md). (pp|pp)'s lane keeps about 210 registers live and spills when
+// capped at 128 or 168; the unrolled d classes of its size (lm = 4) take up to 168.
+template <class Class>
+struct QuartetLaunch {
+  static constexpr unsigned threads = 128;
+  static constexpr unsigned blocks = Class::integrals >= 81 || (Class::unrolled && Class::lm >= 4)
+                                         ? 2
+                                     : Class::integrals == 9 ? 5
+                                                             : 4;
+};
+
+}  // namespace Impl
+
+template <class Class>
+void GBuilder::run(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build) {
+  const auto [first, count] = quartet_range(i, bra_begin, bra_end, build);
+  if (count == 0) return;
+  using Plain = PlainAtomicAdd<DeviceMemory>;
+  using Aggregated = WarpAggregatedAdd<DeviceMemory>;
+  switch (update) {
+    case GUpdate::atomic:
+      launch<Class>("eri_atomic_", i, first, count,
+                    ScatterSink<Class, Impl::Device, Plain>{build.density, Plain{build.g}});
+      break;
+    case GUpdate::warp_aggregated:
+      launch<Class>(
+          "eri_warp_aggregated_", i, first, count,
+          ScatterSink<Class, Impl::Device, Aggregated>{build.density, Aggregated{build.g}});
+      break;
+    case GUpdate::kernel_split:
+      split<Class>(i, bra_begin, bra_end, build);
+      break;
+    case GUpdate::host_update:
+    case GUpdate::cpu:
+      on_host<Class>(update, i, bra_begin, bra_end, build);
+      break;
+  }
+}
+
+template <class Class, class Sink>
+void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::int64_t count,
+                      const Sink& sink) {
+  using Exec = typename Sink::Exec;
+  using Memory = typename Exec::memory_space;
+  auto& t = [&]() -> auto& {
+    if constexpr (std::is_same_v<Memory, DeviceMemory>)
+      return *device_;
+    else
+      return *host_;
+  }
+  ();
+  const std::int64_t chunk = std::min(count, settings_.chunk_quartets);
+  if (static_cast<std::int64_t>(t.kept_list.extent(0)) < chunk)
+    t.kept_list = KeptList<Memory>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), chunk);
+  for (std::int64_t begin = first; begin < first + count; begin += chunk) {
+    Kokkos::deep_copy(t.kept_count, 0);
+    Kokkos::parallel_for(
+        Impl::kernel_label<Class>("list_kept_"),
+        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+            0, std::min(chunk, first + count - begin)),
+        ListKept<Memory>{t.classes[i], t.screen, begin, t.kept_list, t.kept_count});
+    int listed = 0;
+    Kokkos::deep_copy(listed, t.kept_count);
+    kept_[i] += listed;
+    compute_listed<Class>(stem, i, t, begin, listed, sink);
+  }
+}
+
+template <class Class, class Sink>
+void GBuilder::compute_listed(const char* stem, std::size_t i,
+                              const Tables<typename Sink::Exec::memory_space>& t,
+                              std::int64_t first, int listed, const Sink& sink) const {
+  using Exec = typename Sink::Exec;
+  // Dynamic: on the host, a static split gives the first thread the plan's most contracted
+  // quartets (the GPU schedules its blocks as SMs free up anyway).
+  Kokkos::parallel_for(
+      Impl::kernel_label<Class>(stem),
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>,
+                          Kokkos::LaunchBounds<Impl::QuartetLaunch<Class>::threads,
+                                               Impl::QuartetLaunch<Class>::blocks>>(
+          0, static_cast<std::int64_t>(listed) * Class::lanes),
+      ClassQuartets<Class, Exec, Sink>{t.pairs, t.boys, t.classes[i], t.screen, first, t.kept_list,
+                                       sink});
+}
+
+template <class Class, class AfterStore>
+void GBuilder::for_each_stored_batch(std::size_t i, int bra_begin, int bra_end, Build& build,
+                                     const AfterStore& after_store) {
+  const std::vector<std::int64_t>& at = offsets(i, build);
+  for (const auto& [p_begin, p_end] : batches(i, bra_begin, bra_end, build)) {
+    const std::int64_t first = at[p_begin];
+    const std::int64_t count = at[p_end] - first;
+    if (count == 0) continue;
+    const auto needed = static_cast<std::size_t>(count * Class::integrals);
+    if (buffer_.extent(0) < needed)
+      buffer_ = Kokkos::View<double*, DeviceMemory>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::eri_buffer")), needed);
+    batch_capacity_ = std::max(batch_capacity_, static_cast<double>(needed));
+    launch<Class>("eri_store_", i, first, count, StoreSink<Class, Impl::Device>{buffer_, first});
+    after_store(p_begin, p_end, first, count, needed);
+  }
+}
+
+template <class Class>
+void GBuilder::split(std::size_t i, int bra_begin, int bra_end, Build& build) {
+  const Tables<DeviceMemory>& t = *device_;
+  const int shells = static_cast<int>(basis_.shells.size());
+  for_each_stored_batch<Class>(
+      i, bra_begin, bra_end, build,
+      [&](int p_begin, int p_end, std::int64_t, std::int64_t, std::size_t) {
+        using Gather = GatherBlocks<Class, DeviceMemory>;
+        const Gather gather{t.pairs, t.shells, t.classes[i], t.screen, build.density,
+                            buffer_, p_begin,  p_end,        build.g};
+        const int lanes =
+            std::min(Impl::kGatherLanes, Kokkos::TeamPolicy<Impl::Device>(shells * shells, 1)
+                                             .team_size_max(gather, Kokkos::ParallelForTag()));
+        Kokkos::parallel_for(
+            Impl::kernel_label<Class>("gather_"),
+            Kokkos::TeamPolicy<Impl::Device>(shells * shells, lanes)
+                .set_scratch_size(0, Kokkos::PerTeam(Gather::scratch_bytes(lanes))),
+            gather);
+      });
+}
+
+template <class Class>
+void GBuilder::on_host(GUpdate update, std::size_t i, int bra_begin, int bra_end, Build& build) {
+  HostPart& host = host_part(build);
+  const Tables<Impl::Host>& h = *host_;
+  using Add = ScatterAdd<decltype(host.scatter)>;
+  if (update == GUpdate::cpu) {
+    const auto [first, count] = quartet_range(i, bra_begin, bra_end, build);
+    launch<Class>("eri_cpu_", i, first, count,
+                  ScatterSink<Class, OpenMPSpace, Add>{host.density, Add{host.scatter}});
+    return;
+  }
+  for_each_stored_batch<Class>(
+      i, bra_begin, bra_end, build,
+      [&](int, int, std::int64_t first, std::int64_t count, std::size_t needed) {
+        const auto integrals = Kokkos::create_mirror_view_and_copy(
+            Impl::Host(), Kokkos::subview(buffer_, std::make_pair(std::size_t{0}, needed)));
+        Kokkos::parallel_for(
+            Impl::kernel_label<Class>("scatter_buffered_"),
+            Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(first, first + count),
+            ScatterBuffered<Class, Impl::Host, Add>{h.classes[i], h.screen, h.pairs, host.density,
+                                                    integrals, first, Add{host.scatter}});
+      });
+}
+
+template <class Class>
+void GBuilder::warm_up_class(const std::vector<GUpdate>& updates, std::size_t i,
+                             const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
+  using Plain = PlainAtomicAdd<DeviceMemory>;
+  using Aggregated = WarpAggregatedAdd<DeviceMemory>;
+  const Tables<DeviceMemory>& t = *device_;
+  for (const GUpdate update : updates) {
+    // The class's first candidate, computed whatever the screen would say: it loads the kernel
+    // and touches what it reads, as the first real launch would. The G it adds to is thrown
+    // away.
+    switch (update) {
+      case GUpdate::atomic:
+        compute_listed<Class>("eri_atomic_", i, t, 0, 1,
+                              ScatterSink<Class, Impl::Device, Plain>{density, Plain{g}});
+        break;
+      case GUpdate::warp_aggregated:
+        compute_listed<Class>("eri_warp_aggregated_", i, t, 0, 1,
+                              ScatterSink<Class, Impl::Device, Aggregated>{density, Aggregated{g}});
+        break;
+      case GUpdate::kernel_split:
+      case GUpdate::host_update:
+      case GUpdate::cpu:
+        // Their buffer grows to its largest batch in the first build that needs it, and the
+        // host's threads load nothing.
+        break;
+    }
+  }
+}
+
+}  // namespace kmini::hf
+
+// Compiles GBuilder's members for the class of pair kinds (Bra|Ket) in this translation unit,
+// which holds either the unrolled classes or the looped ones (kUnrolledClassesHere), as its name
+// says. Each class is named in exactly one g_build_classes_*.cpp; a class left out fails to link.
+#define KMINI_HF_G_BUILD_CLASS(Bra, Ket)                                                          \
+  static_assert(kmini::hf::QuartetClass<Bra, Ket>::unrolled == kUnrolledClassesHere,              \
+                "an unrolled and a looped class in one translation unit");                        \
+  template void kmini::hf::GBuilder::run<kmini::hf::QuartetClass<Bra, Ket>>(GUpdate, std::size_t, \
+                                                                            int, int, Build&);    \
+  template void kmini::hf::GBuilder::warm_up_class<kmini::hf::QuartetClass<Bra, Ket>>(            \
+      const std::vector<GUpdate>&, std::size_t, const Matrix<DeviceMemory>&,                      \
+      const Matrix<DeviceMemory>&);
