@@ -6,8 +6,6 @@ namespace {
 constexpr bool kUnrolledClassesHere = false;
 }
 
-KMINI_HF_G_BUILD_CLASS(4, 2)
-KMINI_HF_G_BUILD_CLASS(4, 3)
 KMINI_HF_G_BUILD_CLASS(4, 4)
 KMINI_HF_G_BUILD_CLASS(5, 0)
 KMINI_HF_G_BUILD_CLASS(5, 1)
