@@ -963,8 +963,8 @@ TEST(HfBasisSets, ShippedPolarisedSetsByNameInAnyLetterCase) {
   TempDir dir;
   for (const char* basis : {"6-31G*", "6-31g**", "CC-pVDZ"}) {
     SCOPED_TRACE(basis);
-    for (const std::string molecule : {std::string("atoms: ['H 0 0 0', 'H 0 0 0.74']"),
-                                       "molecule: " + shipped_molecule("water-001")}) {
+    for (const std::string& molecule : {std::string("atoms: ['H 0 0 0', 'H 0 0 0.74']"),
+                                        "molecule: " + shipped_molecule("water-001")}) {
       const std::string input =
           dir.write("in.yaml", "app: hf\n" + molecule + "\nbasis: " + basis + "\nvariant: cpu\n");
       const ProcessResult r =
