@@ -10,8 +10,9 @@
 //
 // Both pairs are canonical (l_a >= l_b, l_c >= l_d). Template parameters fix the quartet's class:
 // one instantiation per class, and two ways of running the recursions: unrolled into registers
-// for the s and p classes (UnrolledRecursion, below), and looped over tables in memory for the d
-// classes (eri_looped.hpp), in one function that all of a translation unit's d classes call.
+// for the s and p classes and the smaller d classes (UnrolledRecursion, below; QuartetClass says
+// which), and looped over tables in memory for the others (eri_looped.hpp), in one function that
+// all of a translation unit's looped classes call.
 // Both run the one primitive loop, contract_quartet.
 #pragma once
 
@@ -177,7 +178,8 @@ KMINI_HF_NOINLINE KOKKOS_FUNCTION void eri_lane_looped(const ShellPairs<Memory>&
 
 namespace Impl {
 
-// An s/p class's recursions, unrolled into registers: every index a compile-time constant.
+// An unrolled class's recursions (QuartetClass::unrolled), in registers: every index a
+// compile-time constant.
 template <class Class>
 struct UnrolledRecursion {
   static constexpr int lm = Class::lm, ne = Class::ne, nf = Class::nf;
@@ -290,7 +292,7 @@ struct UnrolledRecursion {
 
 }  // namespace Impl
 
-// An s/p class's lane: the primitive loop with the recursions unrolled into registers.
+// An unrolled class's lane: the primitive loop with the recursions unrolled into registers.
 template <class Class, class Memory>
 KOKKOS_FORCEINLINE_FUNCTION void eri_lane_unrolled(const ShellPairs<Memory>& pairs,
                                                    const BoysTable<Memory>& boys, int bra, int ket,

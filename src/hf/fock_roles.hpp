@@ -59,7 +59,7 @@ struct FockRole<5> {  // G_bc -= sum_ad D_ad (ab|cd)
 constexpr int kFockRoles = 6;
 
 // The most integrals of a block whose Fock updates are unrolled on the GPU: an s/p quartet's.
-// A d class's block is in local memory anyway (eri_looped.hpp).
+// Larger blocks (the d classes from (dp|pp) on) keep their integrals in local memory anyway.
 constexpr int kMostUnrolledIntegrals = 81;
 
 // The extents of a block of integrals, slot by slot (a, b, c, d): a whole quartet's, or one
