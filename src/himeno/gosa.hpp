@@ -4,6 +4,11 @@
 // false where it has no point (block aggregation relies on that; see
 // reducers/block_aggregation.hpp).
 //
+// A sweep that advances several iterations a pass (the temporal sweep) produces one gosa per
+// iteration: it adds iteration t's terms through the bound sink's at_step(t), and a reducing sink
+// into the t-th element of its per-thread sums. Sinks without at_step (the buffered ones) cannot
+// take it.
+//
 // The original accumulates gosa in float, serially; its rounding then depends on the order, and
 // at size L a float sum of 3e7 terms loses several digits. kmini keeps each term as the original
 // computes it (ss*ss in the working precision) and accumulates in double, so every pattern sums
@@ -20,6 +25,50 @@ namespace kmini::himeno {
 // No team: what the MDRange and row sweeps bind to.
 struct NoTeam {};
 
+// The most iterations a temporal pass advances, and so the most gosa values a launch produces.
+constexpr int kMaxTimeSteps = 4;
+
+// A temporal pass's gosa sums, one per iteration, as the tree reduces them: a value type of fixed
+// size, which Kokkos reduces with warp shuffles where it would reduce an array through shared
+// memory (and, in Kokkos 3.4 on CUDA, only in teams of a power of two threads). Kokkos joins two
+// by +=; Kokkos 3.4 does so through volatile references, hence the volatile overloads.
+struct StepSums {
+  double value[kMaxTimeSteps];
+
+  KOKKOS_INLINE_FUNCTION StepSums() {
+    for (int step = 0; step < kMaxTimeSteps; ++step)
+      value[step] = 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION StepSums(const StepSums& other) { copy(*this, other); }
+  KOKKOS_INLINE_FUNCTION StepSums(const volatile StepSums& other) { copy(*this, other); }
+  KOKKOS_INLINE_FUNCTION StepSums& operator=(const StepSums& other) {
+    copy(*this, other);
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION void operator=(const volatile StepSums& other) volatile {
+    copy(*this, other);
+  }
+  KOKKOS_INLINE_FUNCTION StepSums& operator+=(const StepSums& other) {
+    add(*this, other);
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile StepSums& other) volatile {
+    add(*this, other);
+  }
+
+ private:
+  template <class To, class From>
+  KOKKOS_INLINE_FUNCTION static void copy(To& to, const From& from) {
+    for (int step = 0; step < kMaxTimeSteps; ++step)
+      to.value[step] = from.value[step];
+  }
+  template <class To, class From>
+  KOKKOS_INLINE_FUNCTION static void add(To& to, const From& from) {
+    for (int step = 0; step < kMaxTimeSteps; ++step)
+      to.value[step] = to.value[step] + from.value[step];
+  }
+};
+
 // The sinks that need nothing from the team bind to themselves.
 template <class Sink>
 struct BindsToItself {
@@ -33,21 +82,30 @@ struct BindsToItself {
 // The tree: a parallel_reduce over the sweep's per-thread sums.
 struct TreeGosa : BindsToItself<TreeGosa> {
   static constexpr bool reduces = true;
+  static constexpr bool has_steps = true;
   KOKKOS_INLINE_FUNCTION void operator()(bool valid, int, int, int, double term,
                                          double& local) const {
     if (valid) local += term;
   }
+  // The step picks the element of the per-thread sums, which the sweep does.
+  KOKKOS_INLINE_FUNCTION const TreeGosa& at_step(int) const { return *this; }
 };
 
-// One atomic per point into one device scalar, aggregated or not (reducers/atomics.hpp):
-// pattern (2) with PlainAtomic, pattern (1) with WarpMatchAtomic.
+// One atomic per point into a device scalar, one per step, aggregated or not
+// (reducers/atomics.hpp): pattern (2) with PlainAtomic, pattern (1) with WarpMatchAtomic.
 template <class Method, class MemorySpace>
 struct AtomicGosa : BindsToItself<AtomicGosa<Method, MemorySpace>> {
   static constexpr bool reduces = false;
-  Kokkos::View<double, MemorySpace> gosa;
-  explicit AtomicGosa(const Kokkos::View<double, MemorySpace>& gosa_) : gosa(gosa_) {}
+  static constexpr bool has_steps = true;
+  double* gosa;  // step 0's scalar; step t's follows at gosa + t
+  explicit AtomicGosa(const Kokkos::View<double*, MemorySpace>& steps) : gosa(steps.data()) {}
   KOKKOS_INLINE_FUNCTION void operator()(bool valid, int, int, int, double term, double&) const {
-    if (valid) Method::add(gosa.data(), term);
+    if (valid) Method::add(gosa, term);
+  }
+  KOKKOS_INLINE_FUNCTION AtomicGosa at_step(int step) const {
+    AtomicGosa moved = *this;
+    moved.gosa += step;
+    return moved;
   }
 };
 
@@ -56,9 +114,10 @@ template <class ExecutionSpace>
 struct BlockGosa {
   static constexpr bool reduces = false;
   static constexpr bool needs_team = true;
-  Kokkos::View<double, typename ExecutionSpace::memory_space> gosa;
-  explicit BlockGosa(const Kokkos::View<double, typename ExecutionSpace::memory_space>& gosa_)
-      : gosa(gosa_) {}
+  static constexpr bool has_steps = true;
+  using Steps = Kokkos::View<double*, typename ExecutionSpace::memory_space>;
+  double* gosa;  // as AtomicGosa's
+  explicit BlockGosa(const Steps& steps) : gosa(steps.data()) {}
   using Aggregator = reduce::BlockAggregator<double, ExecutionSpace>;
 
   // The aggregator takes its team scratch once per team, here.
@@ -68,10 +127,11 @@ struct BlockGosa {
     KOKKOS_INLINE_FUNCTION void operator()(bool valid, int, int, int, double term, double&) const {
       aggregator.add(valid ? gosa : nullptr, term);
     }
+    KOKKOS_INLINE_FUNCTION Bound at_step(int step) const { return Bound{aggregator, gosa + step}; }
   };
   template <class Member>
   KOKKOS_INLINE_FUNCTION Bound bind(const Member& team) const {
-    return Bound{Aggregator(team), gosa.data()};
+    return Bound{Aggregator(team), gosa};
   }
   static std::size_t scratch_bytes(int team_size) {
     return reduce::BlockAggregator<double, ExecutionSpace>::scratch_bytes(team_size);
@@ -82,6 +142,7 @@ struct BlockGosa {
 template <class T, class MemorySpace>
 struct BufferedGosa : BindsToItself<BufferedGosa<T, MemorySpace>> {
   static constexpr bool reduces = false;
+  static constexpr bool has_steps = false;  // one buffer of terms: one iteration a launch
   Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace> terms;  // over the owned points
   KOKKOS_INLINE_FUNCTION void operator()(bool valid, int i, int j, int k, double term,
                                          double&) const {

@@ -107,6 +107,7 @@ enum class Replay { automatic, full, first };
 struct HimenoChoices {
   Choice<SweepKind> sweep{"sweep",
                           {{"packed", SweepKind::packed},
+                           {"temporal", SweepKind::temporal},
                            {"shared", SweepKind::shared},
                            {"marching", SweepKind::marching},
                            {"mdrange", SweepKind::mdrange}}};
@@ -167,22 +168,40 @@ SweepChoice sweep_of(const Params& params) {
   const auto& packed = params.integers("packed_block");
   choice.packed = MarchingShape{static_cast<int>(packed[0]), static_cast<int>(packed[1]),
                                 static_cast<int>(packed[2]), false};
+  const auto& temporal = params.integers("temporal_block");
+  choice.temporal =
+      TemporalShape{static_cast<int>(temporal[0]), static_cast<int>(temporal[1]),
+                    static_cast<int>(temporal[2]), static_cast<int>(params.integer("time_steps"))};
   return choice;
 }
 
-// Arrays of the working precision moved per interior point and iteration (the byte model): the
+bool temporal(const Params& params) {
+  return choices().sweep.of(params) == SweepKind::temporal;
+}
+
+// Arrays of the working precision moved per interior point and launch (the byte model): the
 // sweep reads the 12 coefficient arrays and p and writes wrk2 (p's 19 points count once: its
-// neighbours come from cache); the copy-back reads wrk2 and writes p.
+// neighbours come from cache); the copy-back reads wrk2 and writes p. A temporal pass moves the
+// same arrays once for all its iterations: the later iterations read the coefficients from the
+// cache and p from team scratch, and the teams' overlapping edges from the cache
+// (docs/performance-notes.md has Nsight Compute's DRAM bytes against this).
 double arrays_per_point(bool swap) {
   return swap ? 14.0 : 16.0;
 }
 
-// `iterations` sweeps over this rank's `owned_points` interior points: 34 flop each.
-Counts sweep_counts(double owned_points, std::int64_t iterations, bool swap,
+// `iterations` iterations over this rank's `owned_points` interior points, 34 flop each, in
+// launches of `steps` iterations and single sweeps for the rest.
+Counts sweep_counts(double owned_points, std::int64_t iterations, int steps, bool swap,
                     std::size_t element_bytes) {
   const double points = owned_points * static_cast<double>(iterations);
-  return Counts{points * arrays_per_point(swap) * static_cast<double>(element_bytes), 34.0 * points,
-                points};
+  const double launches = static_cast<double>(iterations / steps + iterations % steps);
+  return Counts{
+      owned_points * launches * arrays_per_point(swap) * static_cast<double>(element_bytes),
+      34.0 * points, points};
+}
+
+int steps_of(const Params& params) {
+  return temporal(params) ? static_cast<int>(params.integer("time_steps")) : 1;
 }
 
 void check(const Params& params) {
@@ -221,16 +240,49 @@ void check(const Params& params) {
                   "got " +
                       std::to_string(tile[2]));
   }
-  for (const char* key : {"marching_block", "packed_block"}) {
+  for (const char* key : {"marching_block", "packed_block", "temporal_block"}) {
     const auto& block = params.integers(key);
     const std::int64_t threads = block[block.size() - 2] * block[block.size() - 1];
     if (threads > 1024) {
       params.reject(key, "a team is tj x tk threads, at most 1024; got " + std::to_string(threads));
     }
   }
+  if (temporal(params)) {
+    const TemporalShape shape = sweep_of(params).temporal;
+    if (shape.owned_j() < 1 || shape.owned_k() < 1) {
+      params.reject("temporal_block",
+                    "at time_steps " + std::to_string(shape.steps) + " a team of tj x tk threads " +
+                        "owns (tj - " + std::to_string(2 * (shape.steps - 1)) + ") x (tk - " +
+                        std::to_string(2 * (shape.steps - 1)) + ") columns: tj and tk must " +
+                        "exceed " + std::to_string(2 * (shape.steps - 1)) + ", got [" +
+                        std::to_string(shape.planes) + ", " + std::to_string(shape.tj) + ", " +
+                        std::to_string(shape.tk) + "]");
+    }
+  }
+}
+
+// A temporal team's rings of planes must fit the team scratch the device gives a team (Kokkos
+// knows the limit once it runs on the device).
+void check_team_scratch(const Params& params) {
+  if (!temporal(params)) return;
+  const TemporalShape shape = sweep_of(params).temporal;
+  const bool single = element_bytes(params) == sizeof(float);
+  const std::size_t needed = single ? TemporalSweep<float, Device, TreeGosa>::scratch_bytes(shape)
+                                    : TemporalSweep<double, Device, TreeGosa>::scratch_bytes(shape);
+  const auto allowed = static_cast<std::size_t>(Kokkos::TeamPolicy<Device>::scratch_size_max(0));
+  if (needed > allowed) {
+    params.reject("temporal_block",
+                  "a team keeps time_steps x 3 planes of (tj + 2) x (tk + 2) points in team "
+                  "scratch: " +
+                      std::to_string(needed) + " bytes at time_steps " +
+                      std::to_string(shape.steps) + " in " + (single ? "float" : "double") +
+                      ", and this device allows " + std::to_string(allowed) +
+                      "; use fewer threads a team");
+  }
 }
 
 double device_bytes(const Params& params, const Comm& comm) {
+  check_team_scratch(params);
   const GlobalGrid grid = grid_of(params);
   const Extents dims = dims_of(params, grid, comm.size());
   if (params.boolean("gpu_aware_mpi") && comm.size() > 1) {
@@ -279,7 +331,7 @@ double host_bytes(const Params& params, const Comm& comm) {
 
 // A fixed iteration count is known beforehand; the original's measurement mode decides it from
 // the rehearsal's time.
-WorkEstimate estimate_work(const Params& params, const Comm& comm, const VariantSpec&) {
+WorkEstimate estimate_work(const Params& params, const Comm& comm, const VariantSpec& variant) {
   if (!params.has("iterations")) {
     return WorkEstimate{std::nullopt, "iterations are chosen at run time to fill target_seconds=" +
                                           format_value(params.value("target_seconds")) +
@@ -289,8 +341,10 @@ WorkEstimate estimate_work(const Params& params, const Comm& comm, const Variant
   }
   const GlobalGrid grid = grid_of(params);
   const Decomposition d = decompose(grid, dims_of(params, grid, comm.size()), comm.rank());
-  return WorkEstimate{sweep_counts(d.owned_points(), params.integer("iterations"), swaps(params),
-                                   element_bytes(params)),
+  // The cpu variants run the original's loops, whatever the sweep.
+  const int steps = variant.traits.side == Side::host ? 1 : steps_of(params);
+  return WorkEstimate{sweep_counts(d.owned_points(), params.integer("iterations"), steps,
+                                   swaps(params), element_bytes(params)),
                       ""};
 }
 
@@ -323,9 +377,34 @@ class HimenoCase final : public Case {
   }
 
   std::string not_applicable(const VariantSpec& variant) const override {
-    if (variant_table<T>().action(variant).needs_team && setup_.sweep.kind == SweepKind::mdrange) {
+    const bool needs_team = variant_table<T>().action(variant).needs_team;
+    if (needs_team && setup_.sweep.kind == SweepKind::mdrange) {
       return "block aggregation works within a team, and the mdrange sweep has no teams; use "
              "sweep: packed, shared or marching";
+    }
+    if (setup_.sweep.kind == SweepKind::temporal && variant.traits.side == Side::device) {
+      if (variant.traits.needs_buffer) {
+        return "patterns (3) and (4) copy one iteration's terms to the host a sweep; the "
+               "temporal sweep makes time_steps iterations' terms a pass, which they do not "
+               "take yet";
+      }
+      if (!setup_.decomposition.single()) {
+        return "the temporal sweep runs on one rank so far: more ranks need a halo time_steps "
+               "planes deep along i, which kmini does not build yet";
+      }
+      if (needs_team) {
+        const TemporalShape& shape = setup_.sweep.temporal;
+        const std::size_t needed =
+            TemporalSweep<T, Device, BlockGosa<Device>>::scratch_bytes(shape) +
+            BlockGosa<Device>::scratch_bytes(shape.tj * shape.tk);
+        const auto allowed =
+            static_cast<std::size_t>(Kokkos::TeamPolicy<Device>::scratch_size_max(0));
+        if (needed > allowed) {
+          return "with block aggregation's scratch a team of the temporal sweep needs " +
+                 std::to_string(needed) + " bytes of team scratch, and this device allows " +
+                 std::to_string(allowed) + "; use a smaller temporal_block";
+        }
+      }
     }
     return "";
   }
@@ -367,7 +446,8 @@ class HimenoCase final : public Case {
   Counts run(const VariantSpec&) override {
     gosa_ = solver_->iterate(per_run_);
     done_ += per_run_;
-    return sweep_counts(setup_.decomposition.owned_points(), per_run_, setup_.swap, sizeof(T));
+    return sweep_counts(setup_.decomposition.owned_points(), per_run_, solver_->steps(),
+                        setup_.swap, sizeof(T));
   }
 
   Validation validate(const VariantSpec&) override {
@@ -387,6 +467,15 @@ class HimenoCase final : public Case {
     };
     out.push_back({"p_checksum", p_checksum_, ""});
     out.push_back({"p_checksum_reference", reference_p_checksum_, ""});
+    // A temporal pass's gosa of each of its iterations, where the run ended with one.
+    const StepGosa launch = solver_ ? solver_->last_launch() : StepGosa{};
+    for (int step = 0; launch.steps > 1 && step < launch.steps; ++step) {
+      const std::string name = "gosa_step_" + std::to_string(step + 1);
+      out.push_back({name, launch.value[step], ""});
+      if (mode_ == ValidationMode::full && step_references_.size() == std::size_t(launch.steps)) {
+        out.push_back({name + "_reference", step_references_[step], ""});
+      }
+    }
     if (mode_ == ValidationMode::full) {
       out.push_back({"gosa_reference", reference_gosa_, ""});
       if (std::isfinite(reference_original_order_)) {
@@ -461,13 +550,27 @@ class HimenoCase final : public Case {
     if (comm_.max(worst) > 0.0) {
       return Validation::within("max |p - p_reference| over the owned points" + after, worst, 0.0);
     }
+    const auto relative_error = [](double value, double reference) {
+      return reference == 0.0 ? std::fabs(value) : std::fabs(value - reference) / reference;
+    };
+    double error = relative_error(gosa, reference_gosa_);
+    // A temporal pass reduces each of its iterations' gosa: every one of the last pass's counts.
+    const StepGosa launch = solver_->last_launch();
+    step_references_.clear();
+    for (int step = 0; launch.steps > 1 && step < launch.steps; ++step) {
+      const auto index = static_cast<std::size_t>(iterations - launch.steps + step);
+      step_references_.push_back(comm_.sum(ref.gosa_each.at(index)));
+      error = std::max(error, relative_error(launch.value[step], step_references_.back()));
+    }
+    const std::string which =
+        launch.steps > 1 ? "the worst relative error of the gosa of each of the last temporal "
+                           "pass's " +
+                               std::to_string(launch.steps) + " iterations"
+                         : "relative error of gosa";
     const double terms = grid_.interior_points() + comm_.size();
-    const double error = reference_gosa_ == 0.0
-                             ? std::fabs(gosa)
-                             : std::fabs(gosa - reference_gosa_) / reference_gosa_;
     return Validation::within(
-        "relative error of gosa vs the serial reference" + after + " (p equal to it bit for bit)",
-        error, 2.0 * terms * std::ldexp(1.0, -53));
+        which + " vs the serial reference" + after + " (p equal to it bit for bit)", error,
+        2.0 * terms * std::ldexp(1.0, -53));
   }
 
   const Comm& comm_;
@@ -488,6 +591,7 @@ class HimenoCase final : public Case {
   double p_checksum_ = 0.0;  // at the last comparison: the run's end, or the first iterations
   double reference_p_checksum_ = 0.0;
   double reference_original_order_ = NAN;
+  std::vector<double> step_references_;  // the last pass's iterations' gosa, at the last comparison
   std::map<std::int64_t, ReferenceResult<T>> references_;
 };
 
@@ -525,7 +629,10 @@ AppSpec app_spec() {
           .param(SweepKind::packed,
                  "packed: a thread per 16 bytes of consecutive k points (4 floats, 2 "
                  "doubles) with vector loads, teams of tj x tk threads on one plane, p "
-                 "through the cache; shared: teams of tj x tk threads marching along i, "
+                 "through the cache; temporal: time_steps iterations a pass over memory, "
+                 "teams marching along i with each iteration a plane behind the one before "
+                 "(not the classic benchmark: see the README's run rules); shared: teams of tj x "
+                 "tk threads marching along i, "
                  "p's planes staged in team scratch; marching: the same reading p through "
                  "the cache; mdrange: one point per MDRangePolicy index. The cpu_* "
                  "variants use the original's loops")
@@ -551,6 +658,19 @@ AppSpec app_spec() {
                               "threads, each thread one pack along k in each of at most `planes` "
                               "planes (the runs split the planes evenly); 85 suits sizes L and XL "
                               "on 132 SMs, smaller grids want fewer")
+          .items(3, 3)
+          .range(1, 1024),
+      ParamSpec::integer("time_steps", 2,
+                         "temporal: Jacobi iterations a pass over memory; a run whose iterations "
+                         "are not a multiple finishes with single (packed) sweeps")
+          .range(2, kMaxTimeSteps)
+          .sweepable(),
+      ParamSpec::integer_list("temporal_block", {64, 8, 64},
+                              "[planes, tj, tk]: the temporal sweep's team of tj x tk threads, "
+                              "which owns the (tj - 2 (time_steps - 1)) x (tk - 2 (time_steps - "
+                              "1)) columns at its centre over at most `planes` planes (the runs "
+                              "split the planes evenly); its team scratch holds time_steps x 3 "
+                              "planes of (tj + 2) x (tk + 2) points")
           .items(3, 3)
           .range(1, 1024),
       ParamSpec::boolean("sync_planes", false,
@@ -589,9 +709,10 @@ AppSpec app_spec() {
   };
   app.variants = variant_table<float>().specs();
   app.byte_model =
-      "per interior point and iteration, arrays of the working precision read or written once: "
+      "per interior point and sweep, arrays of the working precision read or written once: "
       "12 coefficient arrays and p read, wrk2 written (14), plus wrk2 read and p written by the "
-      "copy-back (16); p's neighbours come from cache";
+      "copy-back (16); p's neighbours come from cache. A temporal pass of time_steps iterations "
+      "moves them once";
   app.fom = FigureOfMerit{"mflops", "MFLOPS", FigureOfMerit::Quantity::flops, 1.0e6};
   app.ceiling = Ceiling::copy;
   app.default_repetitions = 1;

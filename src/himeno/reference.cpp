@@ -97,6 +97,7 @@ ReferenceResult<T> iterate(const GlobalGrid& grid, const Decomposition& d,
         for (std::int64_t k = first[2]; k <= last[2]; ++k)
           p[r.index(i, j, k)] = wrk2[r.index(i, j, k)];
     result.gosa = gosa;
+    result.gosa_each.push_back(gosa);
     result.gosa_original_order = static_cast<double>(gosa_original);
   }
   if (!d.single()) result.gosa_original_order = std::numeric_limits<double>::quiet_NaN();

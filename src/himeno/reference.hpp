@@ -19,6 +19,7 @@ struct ReferenceResult {
   std::int64_t iterations = 0;
   std::vector<T> p;   // the rank's owned points after the iterations, (i, j, k) row-major
   double gosa = 0.0;  // the last iteration's sum of ss^2 over the owned points, in double
+  std::vector<double> gosa_each;  // every iteration's, in order (gosa is the last)
   // The original's own gosa: a sum in the working precision, in its loop order, over the whole
   // interior. Only where the rank owns the whole grid; NaN elsewhere.
   double gosa_original_order = 0.0;

@@ -12,6 +12,7 @@
 //   HostLoops            the whole iteration on the host, one thread or OpenMP (patterns 5, 6)
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -32,10 +33,11 @@
 #include "himeno/packed_sweep.hpp"
 #include "himeno/side_instance.hpp"
 #include "himeno/sweeps.hpp"
+#include "himeno/temporal_sweep.hpp"
 
 namespace kmini::himeno {
 
-enum class SweepKind { mdrange, marching, shared, packed };
+enum class SweepKind { mdrange, marching, shared, packed, temporal };
 
 // The sweep and its shapes, as the input gives them: the defaults are the parameters'
 // (himeno_app.cpp), and nothing here assumes one.
@@ -44,6 +46,16 @@ struct SweepChoice {
   Extents mdrange_tile;
   MarchingShape marching;
   MarchingShape packed;  // tj x tk threads of a pack each, over `planes` planes
+  TemporalShape temporal;
+
+  // The iterations one launch advances.
+  int steps() const { return kind == SweepKind::temporal ? temporal.steps : 1; }
+  // The sweep that finishes a run whose iterations are not a multiple of steps(): the packed one.
+  SweepChoice single() const {
+    SweepChoice one = *this;
+    if (kind == SweepKind::temporal) one.kind = SweepKind::packed;
+    return one;
+  }
 };
 
 // What every solver of a point is made from, all of it from the input.
@@ -58,6 +70,14 @@ struct SolverSetup {
   HaloTransport transport;
   bool overlap_halo;  // exchange the faces along i while sweeping the planes between them
   MPI_Comm comm;
+};
+
+// What collect() brings back: the gosa of each iteration the launches since begin() advanced (one,
+// or a temporal pass's steps), in order.
+struct StepGosa {
+  std::array<double, kMaxTimeSteps> value{};
+  int steps = 1;
+  double last() const { return value[steps - 1]; }
 };
 
 template <class T>
@@ -87,11 +107,16 @@ class Solver {
   virtual HostArray<T> pressure_on_host() const = 0;
   // Threads per team of the team sweeps (shared, marching) as launched; 0 where none ran.
   virtual int team_size() const { return 0; }
+  // Iterations a launch of its sweep advances: a temporal pass's steps, else 1.
+  virtual int steps() const = 0;
   // Whether the exchange of the faces along i ran beside the sweep, on a second execution space
   // instance.
   virtual bool halo_overlapped() const { return false; }
   // Whether the faces travelled over CUDA IPC.
   virtual bool halo_cuda_ipc() const { return false; }
+  // The gosa of each iteration of the latest iterate()'s last launch (over all ranks): a temporal
+  // pass's steps, or one.
+  virtual StepGosa last_launch() const = 0;
   // The latest iterate()'s phases; zero where the solver exchanges nothing.
   virtual PhaseSeconds phase_seconds() const { return {}; }
 };
@@ -127,12 +152,29 @@ int launch_teams(const ExecutionSpace& space, const char* name, const Sweep& swe
   return team;
 }
 
-// Launches the chosen sweep on `arrays` with `sink`, on `space`; a reducing sink's sum goes to
-// `result` (a device scalar). Returns the team sweeps' team size, or 0.
+// Launches a temporal pass (choice.kind == temporal) on `arrays` with `sink`, on `space`; a
+// reducing sink's sums go to `result` (a device StepSums). Returns the team size.
+template <class T, class ExecutionSpace, class Sink, class Result>
+int launch_temporal(const ExecutionSpace& space,
+                    const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays,
+                    const SweepChoice& choice, const Sink& sink, const Result& result) {
+  static_assert(Sink::has_steps, "a temporal pass adds each of its iterations' gosa apart");
+  using Sweep = TemporalSweep<T, ExecutionSpace, Sink>;
+  const TemporalShape& shape = choice.temporal;
+  return launch_teams(space, "himeno::jacobi_temporal", Sweep(arrays, sink, shape),
+                      MarchingShape{shape.planes, shape.tj, shape.tk, false},
+                      Sweep::scratch_bytes(shape), result);
+}
+
+// Launches the chosen single sweep on `arrays` with `sink`, on `space`; a reducing sink's sum
+// goes to `result` (a device scalar). Returns the team sweeps' team size, or 0.
 template <class T, class ExecutionSpace, class Sink, class Result>
 int launch_sweep(const ExecutionSpace& space,
                  const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays,
                  const SweepChoice& choice, const Sink& sink, const Result& result) {
+  if (choice.kind == SweepKind::temporal) {
+    throw std::logic_error("himeno: launch_sweep was given a temporal pass");
+  }
   if constexpr (!Sink::needs_team) {
     if (choice.kind == SweepKind::mdrange) {
       using Policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
@@ -180,45 +222,72 @@ template <class T, class ExecutionSpace>
 struct TreeReduction {
   using Memory = typename ExecutionSpace::memory_space;
   static constexpr bool kReadBackEveryIteration = false;
-  // A scalar per part: each parallel_reduce writes its own, whichever instance runs it.
+  static constexpr bool kIgnoresSweep = false;
+  // A scalar per part: each parallel_reduce writes its own, whichever instance runs it. A temporal
+  // pass, one launch, writes its iterations' sums.
   Kokkos::View<double[kSweepParts], Memory> parts{"himeno::gosa_parts"};
   typename decltype(parts)::host_mirror_type host_parts = Kokkos::create_mirror_view(parts);
+  Kokkos::View<StepSums, Memory> pass{"himeno::gosa_pass"};
+  typename decltype(pass)::host_mirror_type host_pass = Kokkos::create_mirror_view(pass);
   int launched = 0;
+  int steps = 1;
 
   explicit TreeReduction(const Extents&) {}
   void begin() { launched = 0; }
   int launch(const ExecutionSpace& space, const SweepArrays<T, Memory>& arrays,
              const SweepChoice& choice) {
     if (launched == kSweepParts) throw std::logic_error("himeno: more sweeps than gosa parts");
+    steps = choice.steps();
+    if (choice.kind == SweepKind::temporal) {
+      ++launched;
+      return launch_temporal<T>(space, arrays, choice, TreeGosa{}, pass);
+    }
     return launch_sweep<T>(space, arrays, choice, TreeGosa{}, Kokkos::subview(parts, launched++));
   }
-  double collect() {
+  StepGosa collect() {
+    StepGosa sums;
+    sums.steps = steps;
+    if (steps > 1) {
+      Kokkos::deep_copy(host_pass, pass);
+      for (int step = 0; step < steps; ++step)
+        sums.value[step] = host_pass().value[step];
+      return sums;
+    }
     Kokkos::deep_copy(host_parts, parts);
-    double sum = 0.0;
     for (int part = 0; part < launched; ++part)
-      sum += host_parts(part);
-    return sum;
+      sums.value[0] += host_parts(part);
+    return sums;
   }
 };
 
-// Atomics into one device scalar, zeroed before the iteration's sweeps; Sink says how (AtomicGosa
-// with a method, or BlockGosa).
+// Atomics into a device scalar per iteration, zeroed before the iteration's sweeps; Sink says how
+// (AtomicGosa with a method, or BlockGosa).
 template <class T, class ExecutionSpace, class Sink>
 struct AtomicReduction {
   using Memory = typename ExecutionSpace::memory_space;
   static constexpr bool kReadBackEveryIteration = false;
-  Kokkos::View<double, Memory> gosa{"himeno::gosa"};
+  static constexpr bool kIgnoresSweep = false;
+  Kokkos::View<double*, Memory> gosa{"himeno::gosa", kMaxTimeSteps};
+  typename decltype(gosa)::host_mirror_type host_gosa = Kokkos::create_mirror_view(gosa);
+  int steps = 1;
 
   explicit AtomicReduction(const Extents&) {}
   void begin() { Kokkos::deep_copy(gosa, 0.0); }
   int launch(const ExecutionSpace& space, const SweepArrays<T, Memory>& arrays,
              const SweepChoice& choice) {
-    return launch_sweep<T>(space, arrays, choice, Sink(gosa), gosa);
+    steps = choice.steps();
+    const Sink sink(gosa);
+    if (choice.kind == SweepKind::temporal)
+      return launch_temporal<T>(space, arrays, choice, sink, gosa);
+    return launch_sweep<T>(space, arrays, choice, sink, gosa);
   }
-  double collect() {
-    double value = 0.0;
-    Kokkos::deep_copy(value, gosa);
-    return value;
+  StepGosa collect() {
+    Kokkos::deep_copy(host_gosa, gosa);
+    StepGosa sums;
+    sums.steps = steps;
+    for (int step = 0; step < steps; ++step)
+      sums.value[step] = host_gosa(step);
+    return sums;
   }
 };
 
@@ -227,6 +296,7 @@ struct BufferedReduction {
   using Memory = typename ExecutionSpace::memory_space;
   // Patterns (3) and (4) are about that copy and the host's sum: every iteration.
   static constexpr bool kReadBackEveryIteration = true;
+  static constexpr bool kIgnoresSweep = false;  // but its sink takes no temporal sweep
   using Terms = Kokkos::View<T***, Kokkos::LayoutRight, Memory>;
   Terms terms;
   typename Terms::host_mirror_type host_terms;
@@ -241,13 +311,14 @@ struct BufferedReduction {
              const SweepChoice& choice) {
     return launch_sweep<T>(space, arrays, choice, BufferedGosa<T, Memory>{{}, terms}, unused);
   }
-  double collect() {
+  StepGosa collect() {
     Kokkos::deep_copy(host_terms, terms);
     const T* data = host_terms.data();
-    double sum = 0.0;
+    StepGosa sum;
     Kokkos::parallel_reduce(
         "himeno::gosa_on_host", Kokkos::RangePolicy<HostSpace>(0, host_terms.span()),
-        [=](std::size_t n, double& partial) { partial += static_cast<double>(data[n]); }, sum);
+        [=](std::size_t n, double& partial) { partial += static_cast<double>(data[n]); },
+        sum.value[0]);
     return sum;
   }
 };
@@ -257,6 +328,8 @@ template <class T, class ExecutionSpace>
 struct HostLoops {
   using Memory = typename ExecutionSpace::memory_space;
   static constexpr bool kReadBackEveryIteration = true;
+  // The original's loops, one iteration at a time, whatever the sweep.
+  static constexpr bool kIgnoresSweep = true;
   double result = 0.0;
   explicit HostLoops(const Extents&) {}
   void begin() { result = 0.0; }
@@ -269,7 +342,11 @@ struct HostLoops {
     result += part;
     return 0;
   }
-  double collect() { return result; }
+  StepGosa collect() {
+    StepGosa sum;
+    sum.value[0] = result;
+    return sum;
+  }
 };
 
 template <class T, class ExecutionSpace, class Gosa>
@@ -279,6 +356,7 @@ class SolverOn final : public Solver<T> {
 
   explicit SolverOn(const SolverSetup& setup)
       : setup_(setup),
+        sweep_(Gosa::kIgnoresSweep ? setup.sweep.single() : setup.sweep),
         fields_(setup.decomposition.local_dims()),
         halo_(setup.decomposition, setup.comm, setup.device_pointers, setup.transport),
         gosa_(setup.decomposition.owned) {
@@ -297,24 +375,29 @@ class SolverOn final : public Solver<T> {
     Kokkos::fence();
   }
 
-  // Each iteration sweeps p into wrk2, fills wrk2's halo layers from the neighbours, and makes
-  // wrk2 the next p. (p's halo layers start filled: initialize() sets every local point, halo
-  // included, from the global point it stands for.)
+  // Each launch sweeps p into wrk2 (one iteration, or a temporal pass's steps), fills wrk2's
+  // halo layers from the neighbours, and makes wrk2 the next p. (p's halo layers start filled:
+  // initialize() sets every local point, halo included, from the global point it stands for.)
+  // A temporal run whose count is not a multiple of its steps finishes with single sweeps.
   double iterate(std::int64_t n) override {
     double gosa = 0.0;
     const T omega = static_cast<T>(setup_.omega);
     const ExecutionSpace space;
+    const SweepChoice single_sweep = sweep_.single();
     phases_ = PhaseSeconds{};
     phases_.iterations = n;
     const Clock::time_point start = Clock::now();
-    for (std::int64_t iteration = 0; iteration < n; ++iteration) {
+    for (std::int64_t iteration = 0; iteration < n;) {
+      const SweepChoice& choice = n - iteration >= sweep_.steps() ? sweep_ : single_sweep;
       gosa_.begin();
       const SweepArrays<T, Memory> arrays(fields_, omega);
-      if (overlaps_halo()) {
-        sweep_beside_first_exchange(space, arrays);
+      if (overlaps_halo() && choice.steps() == 1) {
+        sweep_beside_first_exchange(space, arrays, choice);
         timed(phases_.exchange, [&] { halo_.exchange(space, fields_.wrk2.view, 1); });
       } else {
-        team_size_ = gosa_.launch(space, arrays, setup_.sweep);
+        const int team = gosa_.launch(space, arrays, choice);
+        // The report's team size is the input's sweep's, not a temporal run's closing sweeps'.
+        if (&choice == &sweep_ || iteration == 0) team_size_ = team;
         timed(phases_.exchange, [&] { halo_.exchange(space, fields_.wrk2.view); });
       }
       if (setup_.swap) {
@@ -322,15 +405,20 @@ class SolverOn final : public Solver<T> {
       } else {
         copy_back<ExecutionSpace>(fields_.p, fields_.wrk2, copied_planes_[0], copied_planes_[1]);
       }
+      iteration += choice.steps();
       const bool single = setup_.decomposition.single();
-      if (Gosa::kReadBackEveryIteration || !single || iteration + 1 == n) {
-        gosa = gosa_.collect();
+      if (Gosa::kReadBackEveryIteration || !single || iteration == n) {
+        StepGosa sums = gosa_.collect();
+        if (!single) {
+          timed(phases_.allreduce, [&] {
+            MPI_Allreduce(MPI_IN_PLACE, sums.value.data(), sums.steps, MPI_DOUBLE, MPI_SUM,
+                          setup_.comm);
+          });
+        }
+        gosa = sums.last();
+        last_launch_ = sums;
       }
-      if (!single) {
-        timed(phases_.allreduce,
-              [&] { MPI_Allreduce(MPI_IN_PLACE, &gosa, 1, MPI_DOUBLE, MPI_SUM, setup_.comm); });
-      }
-      progress::step("iteration", iteration + 1, n);
+      progress::step("iteration", iteration, n);
     }
     Kokkos::fence();
     phases_.total = seconds_since(start);
@@ -342,6 +430,8 @@ class SolverOn final : public Solver<T> {
   }
 
   int team_size() const override { return team_size_; }
+  int steps() const override { return sweep_.steps(); }
+  StepGosa last_launch() const override { return last_launch_; }
   bool halo_overlapped() const override {
     return overlaps_halo() && SideInstance<ExecutionSpace>::concurrent;
   }
@@ -363,24 +453,27 @@ class SolverOn final : public Solver<T> {
   // instance, and their faces sent from there while the default instance sweeps the planes
   // between them. The faces along j and k span those planes too, so they wait for the whole sweep.
   void sweep_beside_first_exchange(const ExecutionSpace& space,
-                                   const SweepArrays<T, Memory>& arrays) {
+                                   const SweepArrays<T, Memory>& arrays,
+                                   const SweepChoice& choice) {
     const int ni = arrays.ni;
     const ExecutionSpace side = side_.space();
     space.fence();  // the last update of p, on `space`, before the side instance reads it
-    team_size_ = gosa_.launch(side, arrays.planes(1, 1), setup_.sweep);
-    if (ni > 1) gosa_.launch(side, arrays.planes(ni, 1), setup_.sweep);
+    team_size_ = gosa_.launch(side, arrays.planes(1, 1), choice);
+    if (ni > 1) gosa_.launch(side, arrays.planes(ni, 1), choice);
     halo_.pack(side, fields_.wrk2.view, 0);
-    if (ni > 2) gosa_.launch(space, arrays.planes(2, ni - 2), setup_.sweep);
+    if (ni > 2) gosa_.launch(space, arrays.planes(2, ni - 2), choice);
     timed(phases_.exchange, [&] { halo_.transfer(side, fields_.wrk2.view, 0); });
   }
 
   SolverSetup setup_;
+  SweepChoice sweep_;  // the input's, or the single sweep where the variant has its own loops
   Fields<T, Memory> fields_;
   HaloExchange<T, ExecutionSpace> halo_;
   SideInstance<ExecutionSpace> side_;
   Gosa gosa_;
   int copied_planes_[2] = {1, 1};  // first and last
   int team_size_ = 0;
+  StepGosa last_launch_;
   PhaseSeconds phases_;
 };
 

@@ -176,18 +176,21 @@ struct MarchingSweep {
   }
 };
 
-// p's values from a team's ring of planes in team scratch: plane i lives in slot i % 4, each
-// slot a (tj + 2) x (tk + 2) tile of a (j, k) plane whose (0, 0) is (j0, k0).
-template <class T, class Planes>
+// p's values from a team's ring of planes in team scratch: plane i lives in slot
+// first_slot + i % Slots, each slot a (tj + 2) x (tk + 2) tile of a (j, k) plane whose (0, 0) is
+// (j0, k0). (The temporal sweep keeps one ring per iteration it holds, one after another.)
+template <class T, class Planes, int Slots>
 struct ScratchPoint {
   const T (&coef)[kCoefficients];  // the point's coefficients, loaded beforehand
   const Planes& planes;
+  int first_slot;
   int i;
   int jj, kk;  // (j, k) within the tile
 
   KOKKOS_FORCEINLINE_FUNCTION T c(int which) const { return coef[which]; }
   KOKKOS_FORCEINLINE_FUNCTION T p(int di, int dj, int dk) const {
-    return planes((i + di) & 3, jj + dj, kk + dk);
+    return planes(first_slot + static_cast<int>(static_cast<unsigned>(i + di) % Slots), jj + dj,
+                  kk + dk);
   }
 };
 
@@ -256,7 +259,7 @@ struct SharedSweep {
           T coef[kCoefficients];
           for (int c = 0; c < kCoefficients; ++c)
             coef[c] = a.coef(c, i, j, k);
-          const ScratchPoint<T, Planes> x{coef, planes, i, jj, kk};
+          const ScratchPoint<T, Planes, kSlots> x{coef, planes, 0, i, jj, kk};
           const T ss = residual(x);
           a.wrk2(i, j, k) = x.p(0, 0, 0) + a.omega * ss;
           term = static_cast<double>(ss * ss);

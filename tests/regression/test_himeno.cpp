@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -268,6 +269,97 @@ TEST(HimenoSweeps, OddTilesAndBlocks) {
     expect_valid(result, 3);
 }
 
+// ---- the temporal sweep -------------------------------------------------------------------------
+
+constexpr std::int64_t kMaxTimeSteps = 4;  // time_steps' largest value
+
+// A temporal run's results: each valid, with p equal to the reference's bit for bit; where the run
+// ended with a temporal pass (its iterations a multiple of time_steps) each of the pass's gosa
+// values against the reference's for that iteration, else none of them.
+void expect_temporal_valid(const std::vector<YAML::Node>& results) {
+  ASSERT_FALSE(results.empty());
+  for (const auto& result : results) {
+    SCOPED_TRACE(describe(result));
+    const auto iterations = static_cast<std::int64_t>(metric(result, "iterations_total"));
+    expect_valid(result, iterations);
+    const bool host = result["variant"].as<std::string>().rfind("cpu_", 0) == 0;
+    const auto steps = result["point"]["time_steps"].as<std::int64_t>();
+    const bool ends_with_pass = !host && iterations % steps == 0;
+    const double tolerance = result["validation"]["tolerance"].as<double>();
+    for (std::int64_t step = 1; step <= kMaxTimeSteps; ++step) {
+      const std::string name = "gosa_step_" + std::to_string(step);
+      EXPECT_EQ(result["metrics"][name].IsDefined(), ends_with_pass && step <= steps) << name;
+      if (!result["metrics"][name].IsDefined()) continue;
+      const double reference = metric(result, name + "_reference");
+      EXPECT_GT(reference, 0.0);
+      EXPECT_LE(std::fabs(metric(result, name) - reference), tolerance * reference) << name;
+      // The pass's gosa values are of distinct iterations: a Jacobi iteration changes it.
+      if (step > 1) {
+        EXPECT_NE(reference, metric(result, "gosa_step_1_reference"));
+      }
+    }
+    if (ends_with_pass) {
+      EXPECT_EQ(metric(result, "gosa_step_" + std::to_string(steps)), metric(result, "gosa"));
+    }
+  }
+  // Every variant, step count and update computes the same p.
+  for (const auto& result : results) {
+    if (metric(result, "iterations_total") != metric(results[0], "iterations_total")) continue;
+    EXPECT_EQ(metric(result, "p_checksum"), metric(results[0], "p_checksum")) << describe(result);
+  }
+}
+
+class HimenoTemporal : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(HimenoTemporal, EveryStepCountAndUpdateBitForBitOnAnOddGrid) {
+  // 12 iterations end with a pass at 2, 3 and 4 steps a pass; 13 with a single sweep after
+  // passes. Teams of 7 x 11 threads divide no extent, and runs of at most 5 of the 17 planes
+  // split them 5, 4, 4, 4: every tile and run edge is inside the grid somewhere.
+  // Under the sanitizers (-O0) two sinks and two step counts.
+#if defined(KMINI_SANITIZED)
+  const std::string variants = "[kokkos_reduce, block_aggregated]", steps = "[2, 4]";
+#else
+  const std::string variants =
+      "[kokkos_reduce, plain_atomic, warp_aggregated, block_aggregated, cpu_serial]";
+  const std::string steps = "[2, 3, 4]";
+#endif
+  const YAML::Node doc = run_himeno(
+      "app: himeno\ngrid: [20, 37, 45]\ninitial: random\nseed: 11\niterations: [12, 13]\n"
+      "sweep: temporal\ntime_steps: " +
+      steps + "\ntemporal_block: [5, 7, 11]\nupdate: [copy_back, swap]\nvariant: " + variants +
+      "\nprecision: " + GetParam() + "\n");
+  const std::vector<YAML::Node> results = results_of(doc);
+  const auto count = [](const std::string& list) {
+    return static_cast<std::size_t>(std::count(list.begin(), list.end(), ',') + 1);
+  };
+  ASSERT_EQ(results.size(), count(variants) * count(steps) * 2u * 2u);
+  expect_temporal_valid(results);
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, HimenoTemporal, ::testing::Values("float", "double"));
+
+TEST(HimenoTemporalRuns, TheDefaultBlockOnTheOriginalsValues) {
+  // Size XS at the default block: one run along i, teams of 8 x 64 threads at the grid's edges.
+  const std::vector<YAML::Node> results =
+      results_of(run_himeno("app: himeno\nsize: XS\niterations: 12\nsweep: temporal\n"
+                            "time_steps: [2, 3, 4]\nvariant: [kokkos_reduce, warp_aggregated]\n"));
+  ASSERT_EQ(results.size(), 6u);
+  expect_temporal_valid(results);
+}
+
+TEST(HimenoTemporalRuns, TheBufferedPatternsAreNotApplicable) {
+  // Patterns (3) and (4) buffer one iteration's terms; the report says why they did not run.
+  const YAML::Node doc = run_himeno(
+      "app: himeno\nsize: XS\niterations: 4\nsweep: temporal\n"
+      "variant: [kokkos_reduce, host_serial, host_openmp]\n");
+  const std::vector<YAML::Node> results = results_of(doc, {"host_serial", "host_openmp"});
+  ASSERT_EQ(results.size(), 1u);
+  for (const auto& result : doc["runs"][0]["results"]) {
+    if (result["status"].as<std::string>() != "not_applicable") continue;
+    EXPECT_CONTAINS(result["reason"].as<std::string>(), "the temporal sweep makes time_steps");
+  }
+}
+
 // ---- bad input ----------------------------------------------------------------------------------
 
 // Exit 2, one line naming the problem, no report.
@@ -320,6 +412,27 @@ TEST(HimenoBadInput, TilesAndBlocksOverATeam) {
                   "marching_block: a team is tj x tk threads, at most 1024; got 2048");
   expect_rejected("packed_block: [8, 8, 256]\n",
                   "packed_block: a team is tj x tk threads, at most 1024; got 2048");
+}
+
+TEST(HimenoBadInput, TemporalStepsAndBlocks) {
+  expect_rejected("sweep: temporal\ntime_steps: 5\n",
+                  "time_steps: expected an integer in [2, 4] (or a list of them, to sweep), found "
+                  "'5'");
+  expect_rejected("sweep: temporal\ntime_steps: 4\ntemporal_block: [8, 6, 64]\n",
+                  "temporal_block: at time_steps 4 a team of tj x tk threads owns (tj - 6) x (tk - "
+                  "6) columns: tj and tk must exceed 6, got [8, 6, 64]");
+  expect_rejected("sweep: temporal\ntemporal_block: [8, 32, 64]\n",
+                  "temporal_block: a team is tj x tk threads, at most 1024; got 2048");
+  // 4 x 3 planes of 34 x 34 doubles: 110 KiB, over the host backends' team scratch (32 KiB).
+  expect_rejected(
+      "sweep: temporal\ntime_steps: 4\nprecision: double\n"
+      "temporal_block: [8, 32, 32]\n",
+      "temporal_block: a team keeps time_steps x 3 planes of (tj + 2) x (tk + 2) "
+      "points in team scratch: ");
+  expect_rejected(
+      "sweep: temporal\ntime_steps: 4\nprecision: double\n"
+      "temporal_block: [8, 32, 32]\n",
+      " bytes at time_steps 4 in double, and this device allows ");
 }
 
 TEST(HimenoBadInput, UnknownVariant) {
