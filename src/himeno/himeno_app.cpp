@@ -249,12 +249,19 @@ void check(const Params& params) {
   }
   if (temporal(params)) {
     const TemporalShape shape = sweep_of(params).temporal;
+    constexpr int most = TemporalSweep<float, Device, TreeGosa>::kMaxThreads;
+    if (shape.tj * shape.tk > most) {
+      params.reject("temporal_block", "a team of the temporal sweep is tj x tk threads, at most " +
+                                          std::to_string(most) + " (its launch bounds); got " +
+                                          std::to_string(shape.tj * shape.tk));
+    }
     if (shape.owned_j() < 1 || shape.owned_k() < 1) {
       params.reject("temporal_block",
                     "at time_steps " + std::to_string(shape.steps) + " a team of tj x tk threads " +
                         "owns (tj - " + std::to_string(2 * (shape.steps - 1)) + ") x (tk - " +
-                        std::to_string(2 * (shape.steps - 1)) + ") columns: tj and tk must " +
-                        "exceed " + std::to_string(2 * (shape.steps - 1)) + ", got [" +
+                        std::to_string(2 * (shape.steps - 1)) +
+                        ") rows and packs: tj and tk must " + "exceed " +
+                        std::to_string(2 * (shape.steps - 1)) + ", got [" +
                         std::to_string(shape.planes) + ", " + std::to_string(shape.tj) + ", " +
                         std::to_string(shape.tk) + "]");
     }
@@ -272,7 +279,7 @@ void check_team_scratch(const Params& params) {
   const auto allowed = static_cast<std::size_t>(Kokkos::TeamPolicy<Device>::scratch_size_max(0));
   if (needed > allowed) {
     params.reject("temporal_block",
-                  "a team keeps time_steps x 3 planes of (tj + 2) x (tk + 2) points in team "
+                  "a team keeps (time_steps - 1) x 3 planes of tj rows of tk packs in team "
                   "scratch: " +
                       std::to_string(needed) + " bytes at time_steps " +
                       std::to_string(shape.steps) + " in " + (single ? "float" : "double") +
@@ -630,8 +637,9 @@ AppSpec app_spec() {
                  "packed: a thread per 16 bytes of consecutive k points (4 floats, 2 "
                  "doubles) with vector loads, teams of tj x tk threads on one plane, p "
                  "through the cache; temporal: time_steps iterations a pass over memory, "
-                 "teams marching along i with each iteration a plane behind the one before "
-                 "(not the classic benchmark: see the README's run rules); shared: teams of tj x "
+                 "packed teams marching along i with each iteration a plane behind the one "
+                 "before, the later iterations' planes in team scratch (not the classic "
+                 "benchmark: see the README's run rules); shared: teams of tj x "
                  "tk threads marching along i, "
                  "p's planes staged in team scratch; marching: the same reading p through "
                  "the cache; mdrange: one point per MDRangePolicy index. The cpu_* "
@@ -665,12 +673,13 @@ AppSpec app_spec() {
                          "are not a multiple finishes with single (packed) sweeps")
           .range(2, kMaxTimeSteps)
           .sweepable(),
-      ParamSpec::integer_list("temporal_block", {64, 8, 64},
-                              "[planes, tj, tk]: the temporal sweep's team of tj x tk threads, "
-                              "which owns the (tj - 2 (time_steps - 1)) x (tk - 2 (time_steps - "
-                              "1)) columns at its centre over at most `planes` planes (the runs "
-                              "split the planes evenly); its team scratch holds time_steps x 3 "
-                              "planes of (tj + 2) x (tk + 2) points")
+      ParamSpec::integer_list("temporal_block", {64, 16, 16},
+                              "[planes, tj, tk]: the temporal sweep's team of tj rows of tk "
+                              "threads, each thread a pack along k (as packed), which owns the "
+                              "(tj - 2 (time_steps - 1)) x (tk - 2 (time_steps - 1)) rows and "
+                              "packs at its centre over at most `planes` planes (the runs split "
+                              "the planes evenly); its team scratch holds (time_steps - 1) x 3 "
+                              "planes of its tj x tk packs")
           .items(3, 3)
           .range(1, 1024),
       ParamSpec::boolean("sync_planes", false,

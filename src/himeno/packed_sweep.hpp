@@ -27,17 +27,24 @@ struct PackNeighbourhood {
   T diagonal[2][2][W];  // [i+1][j+1]
 
   template <class Array>
-  KOKKOS_FORCEINLINE_FUNCTION PackNeighbourhood(const Array& p, int i, int j, int k) {
-    wide(&p(i, j, k), centre);
-    wide(&p(i, j + 1, k), j_next);
-    wide(&p(i, j - 1, k), j_prev);
-    wide(&p(i + 1, j, k), i_next);
-    wide(&p(i - 1, j, k), i_prev);
+  KOKKOS_FORCEINLINE_FUNCTION PackNeighbourhood(const Array& p, int i, int j, int k)
+      : PackNeighbourhood(FromRows{}, [&](int di, int dj) { return &p(i + di, j + dj, k); }) {}
+
+  // From rows anywhere (the temporal sweep's team scratch): row(di, dj) is the address of the
+  // pack's first point in row (i + di, j + dj), 16-byte aligned, with a point before and after it.
+  struct FromRows {};
+  template <class Rows>
+  KOKKOS_FORCEINLINE_FUNCTION PackNeighbourhood(FromRows, const Rows& row) {
+    wide(row(0, 0), centre);
+    wide(row(0, 1), j_next);
+    wide(row(0, -1), j_prev);
+    wide(row(1, 0), i_next);
+    wide(row(-1, 0), i_prev);
     for (int di = 0; di < 2; ++di)
       for (int dj = 0; dj < 2; ++dj) {
-        const Pack<T> row = load_pack(&p(i + 2 * di - 1, j + 2 * dj - 1, k));
+        const Pack<T> pack = load_pack(row(2 * di - 1, 2 * dj - 1));
         for (int n = 0; n < W; ++n)
-          diagonal[di][dj][n] = row.value[n];
+          diagonal[di][dj][n] = pack.value[n];
       }
   }
 

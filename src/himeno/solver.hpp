@@ -18,6 +18,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <mpi.h>
@@ -124,30 +125,37 @@ class Solver {
 // Launches a team sweep with a team of the tile's thread count, or as many as the backend takes
 // (host backends take few; the sweep then gives each thread several columns). Returns the team
 // size.
+// A team sweep's policy: its own Policy where it declares one (launch bounds), else the plain one.
+template <class Sweep, class ExecutionSpace, class = void>
+struct TeamPolicyOf {
+  using type = Kokkos::TeamPolicy<ExecutionSpace>;
+};
+template <class Sweep, class ExecutionSpace>
+struct TeamPolicyOf<Sweep, ExecutionSpace, std::void_t<typename Sweep::Policy>> {
+  using type = typename Sweep::Policy;
+};
+
 template <class ExecutionSpace, class Sweep, class Result>
 int launch_teams(const ExecutionSpace& space, const char* name, const Sweep& sweep,
                  const MarchingShape& shape, std::size_t sweep_scratch, const Result& result) {
   using Sink = decltype(sweep.sink);
+  using Policy = typename TeamPolicyOf<Sweep, ExecutionSpace>::type;
   const int columns = shape.tj * shape.tk;
   std::size_t scratch = sweep_scratch;
   if constexpr (Sink::needs_team) scratch += Sink::scratch_bytes(columns);
-  const auto with_scratch = [&](Kokkos::TeamPolicy<ExecutionSpace> policy) {
+  const auto with_scratch = [&](Policy policy) {
     if (scratch > 0) policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(scratch)));
     return policy;
   };
-  const auto probe =
-      with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(space, sweep.league_size(), 1));
+  const auto probe = with_scratch(Policy(space, sweep.league_size(), 1));
   int team = columns;
   if constexpr (Sink::reduces) {
     team = std::min(team, probe.team_size_max(sweep, Kokkos::ParallelReduceTag()));
-    Kokkos::parallel_reduce(
-        name, with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(space, sweep.league_size(), team)),
-        sweep, result);
+    Kokkos::parallel_reduce(name, with_scratch(Policy(space, sweep.league_size(), team)), sweep,
+                            result);
   } else {
     team = std::min(team, probe.team_size_max(sweep, Kokkos::ParallelForTag()));
-    Kokkos::parallel_for(
-        name, with_scratch(Kokkos::TeamPolicy<ExecutionSpace>(space, sweep.league_size(), team)),
-        sweep);
+    Kokkos::parallel_for(name, with_scratch(Policy(space, sweep.league_size(), team)), sweep);
   }
   return team;
 }
