@@ -256,14 +256,13 @@ void check(const Params& params) {
                                           std::to_string(shape.tj * shape.tk));
     }
     if (shape.owned_j() < 1 || shape.owned_k() < 1) {
-      params.reject("temporal_block",
-                    "at time_steps " + std::to_string(shape.steps) + " a team of tj x tk threads " +
-                        "owns (tj - " + std::to_string(2 * (shape.steps - 1)) + ") x (tk - " +
-                        std::to_string(2 * (shape.steps - 1)) +
-                        ") rows and packs: tj and tk must " + "exceed " +
-                        std::to_string(2 * (shape.steps - 1)) + ", got [" +
-                        std::to_string(shape.planes) + ", " + std::to_string(shape.tj) + ", " +
-                        std::to_string(shape.tk) + "]");
+      params.reject(
+          "temporal_block",
+          "at time_steps " + std::to_string(shape.steps) + " a team of tj x tk threads " +
+              "owns (tj - " + std::to_string(2 * (shape.steps - 1)) + ") x (tk - " +
+              std::to_string(2 * (shape.steps - 1)) + ") rows and packs: tj and tk must exceed " +
+              std::to_string(2 * (shape.steps - 1)) + ", got [" + std::to_string(shape.planes) +
+              ", " + std::to_string(shape.tj) + ", " + std::to_string(shape.tk) + "]");
     }
   }
 }

@@ -122,9 +122,6 @@ class Solver {
   virtual PhaseSeconds phase_seconds() const { return {}; }
 };
 
-// Launches a team sweep with a team of the tile's thread count, or as many as the backend takes
-// (host backends take few; the sweep then gives each thread several columns). Returns the team
-// size.
 // A team sweep's policy: its own Policy where it declares one (launch bounds), else the plain one.
 template <class Sweep, class ExecutionSpace, class = void>
 struct TeamPolicyOf {
@@ -135,6 +132,9 @@ struct TeamPolicyOf<Sweep, ExecutionSpace, std::void_t<typename Sweep::Policy>> 
   using type = typename Sweep::Policy;
 };
 
+// Launches a team sweep with a team of the tile's thread count, or as many as the backend takes
+// (host backends take few; the sweep then gives each thread several columns). Returns the team
+// size.
 template <class ExecutionSpace, class Sweep, class Result>
 int launch_teams(const ExecutionSpace& space, const char* name, const Sweep& sweep,
                  const MarchingShape& shape, std::size_t sweep_scratch, const Result& result) {

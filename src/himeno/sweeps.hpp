@@ -176,6 +176,12 @@ struct MarchingSweep {
   }
 };
 
+// Planes of a team's tile in team scratch, (slot, j, k) within the tile.
+template <class T, class ExecutionSpace>
+using ScratchPlanes =
+    Kokkos::View<T***, Kokkos::LayoutRight, typename ExecutionSpace::scratch_memory_space,
+                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
 // p's values from a team's ring of planes in team scratch: plane i lives in slot
 // first_slot + i % Slots, each slot a (tj + 2) x (tk + 2) tile of a (j, k) plane whose (0, 0) is
 // (j0, k0). (The temporal sweep keeps one ring per iteration it holds, one after another.)
@@ -203,9 +209,7 @@ template <class T, class ExecutionSpace, class Sink>
 struct SharedSweep {
   using value_type = double;
   using Member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  using Planes =
-      Kokkos::View<T***, Kokkos::LayoutRight, typename ExecutionSpace::scratch_memory_space,
-                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Planes = ScratchPlanes<T, ExecutionSpace>;
   static constexpr int kSlots = 4;
   SweepArrays<T, typename ExecutionSpace::memory_space> a;
   Sink sink;

@@ -5,13 +5,14 @@
 // cache), iteration 2 the plane behind it from iteration 1's last three planes, which the team
 // keeps in team scratch, and so on. Only the last iteration writes memory. The coefficients are
 // read once a pass from memory; the later iterations read them again a plane or a few behind,
-// from the cache.
+// from the cache (where the neighbouring teams' overlapping edges are not always found:
+// docs/performance-notes.md, himeno, the temporal sweep).
 //
 // Each iteration after the first needs its predecessor one row and one pack further on every
 // side, so a team of tj x tk threads (iteration 1's rows and packs) owns the
-// (tj - 2 (steps - 1)) x (tk - 2 (steps - 1)) at its centre, and the iterations before the last
-// also update the planes up to steps - t beyond the team's run. What the teams compute twice, they
-// compute alike: p after a pass equals p after `steps` single sweeps bit for bit, since every
+// (tj - 2 (steps - 1)) x (tk - 2 (steps - 1)) rows and packs at its centre, and iteration t also
+// updates the steps - t planes beyond each end of the team's run. What the teams compute twice,
+// they compute alike: p after a pass equals p after `steps` single sweeps bit for bit, since every
 // point is updated by the same expression (stencil.hpp) from the same values.
 //
 // The boundary (a plane, row or column that the sweep does not update) keeps p's values in every
@@ -49,7 +50,7 @@ template <class T, class ExecutionSpace, class Sink>
 struct TemporalSweep {
   using value_type = StepSums;  // one gosa sum per iteration of the pass
   // At most kMaxThreads a team, and registers for kMinTeams of them an SM: left to itself nvcc
-  // gives the sweep 160 registers, one team an SM.
+  // gives the sweep 160 registers, one team of 256 an SM (three teams spill; performance notes).
   static constexpr int kMaxThreads = 256;
   static constexpr int kMinTeams = 2;
   using Policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::LaunchBounds<kMaxThreads, kMinTeams>>;
@@ -57,9 +58,7 @@ struct TemporalSweep {
   static constexpr int W = Pack<T>::size;
   // (slot, row, point): iteration t's ring (t = 1 .. steps - 1) is slots kSlots (t - 1) ..
   // kSlots t - 1, each a plane of the team's tj rows and W tk points.
-  using Planes =
-      Kokkos::View<T***, Kokkos::LayoutRight, typename ExecutionSpace::scratch_memory_space,
-                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Planes = ScratchPlanes<T, ExecutionSpace>;
   // Three planes a ring: an iteration reads its predecessor's planes x - 1 .. x + 1, and the
   // predecessor's next plane goes into the slot of x - 1 after a barrier.
   static constexpr int kSlots = 3;
@@ -91,9 +90,9 @@ struct TemporalSweep {
     const TeamTiling::Tile tile = tiling.tile(team.league_rank());
     const int steps = shape.steps;
     const Planes rings(aligned_rings(team), kSlots * (steps - 1), shape.tj, W * shape.tk);
-    // Ring row r and pack q stand for j = j + r and k = k + W q: steps - 1 rows and packs before
-    // the first owned. A thread's first pack is worked out once: the division it takes costs more
-    // than the stencil's integer work (the team covers its tile in one round on a GPU).
+    // Ring row r and pack q stand for j = tiles.j + r and k = tiles.k + W q: steps - 1 rows and
+    // packs before the first owned. A thread's first pack is worked out once: the division it takes
+    // costs more than the stencil's integer work (the team covers its tile in one round on a GPU).
     const Tiles tiles{tile.j0 + 2 - steps, 1 + W * (tile.k0 + 1 - steps),
                       team.team_rank() / shape.tk, team.team_rank() % shape.tk};
     const auto& bound = sink.bind(team);
@@ -132,7 +131,7 @@ struct TemporalSweep {
     int mine_r, mine_q;  // the thread's row and pack in its first round
   };
 
-  // Where a pack of a ring stands, and what of it the iteration updates.
+  // Where a pack of a ring stands.
   struct Place {
     int r, q;  // ring row and pack
     int j, k;  // its row and first point
@@ -217,8 +216,7 @@ struct TemporalSweep {
       for (int n = 0; n < W; ++n)
         coef[c][n] = pack.value[n];
     }
-    // One neighbourhood for both sources: two would be inlined side by side, and their
-    // registers added up.
+    // One neighbourhood for both sources, so that the stencil is inlined once.
     const int below = ring_slot(t - 1, x - 1), centre = ring_slot(t - 1, x);
     const int above = ring_slot(t - 1, x + 1);
     const PackNeighbourhood<T, W> around(

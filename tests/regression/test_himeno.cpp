@@ -326,8 +326,11 @@ TEST_P(HimenoTemporal, EveryStepCountAndUpdateBitForBitOnAnOddGrid) {
   const YAML::Node doc = run_himeno(
       "app: himeno\ngrid: [20, 37, 45]\ninitial: random\nseed: 11\niterations: [12, 13]\n"
       "sweep: temporal\ntime_steps: " +
-      steps + "\ntemporal_block: [5, 7, 7]\nupdate: [copy_back, swap]\nvariant: " + variants +
-      "\nprecision: " + GetParam() + "\n");
+          steps + "\ntemporal_block: [5, 7, 7]\nupdate: [copy_back, swap]\nvariant: " + variants +
+          "\nprecision: " + GetParam() + "\n",
+      // One thread: the team barriers of every step (and block aggregation's of every point)
+      // crawl when ctest -j shares the cores among processes whose threads spin at them.
+      {"--kokkos-threads=1"});
   const std::vector<YAML::Node> results = results_of(doc);
   const auto count = [](const std::string& list) {
     return static_cast<std::size_t>(std::count(list.begin(), list.end(), ',') + 1);
@@ -343,7 +346,8 @@ TEST(HimenoTemporalRuns, TheDefaultBlockOnTheOriginalsValues) {
   // (At 4 steps its rings outgrow the host backends' team scratch.)
   const std::vector<YAML::Node> results =
       results_of(run_himeno("app: himeno\nsize: XS\niterations: 12\nsweep: temporal\n"
-                            "time_steps: [2, 3]\nvariant: [kokkos_reduce, warp_aggregated]\n"));
+                            "time_steps: [2, 3]\nvariant: [kokkos_reduce, warp_aggregated]\n",
+                            {"--kokkos-threads=1"}));
   ASSERT_EQ(results.size(), 4u);
   expect_temporal_valid(results);
 }
