@@ -315,18 +315,21 @@ TEST_P(HimenoTemporal, EveryStepCountAndUpdateBitForBitOnAnOddGrid) {
   // 12 iterations end with a pass at 2, 3 and 4 steps a pass; 13 with a single sweep after
   // passes. Teams of 7 x 7 threads (packs) divide no extent, and runs of at most 5 of the 17
   // planes split them 5, 4, 4, 4: every tile and run edge is inside the grid somewhere.
-  // Under the sanitizers (-O0) two sinks and two step counts.
+  // Under the sanitizers (-O0) two sinks, two step counts and 4 and 5 iterations (a pass or two,
+  // and a pass and a single sweep).
 #if defined(KMINI_SANITIZED)
   const std::string variants = "[kokkos_reduce, block_aggregated]", steps = "[2, 4]";
+  const std::string iterations = "[4, 5]";
 #else
   const std::string variants =
       "[kokkos_reduce, plain_atomic, warp_aggregated, block_aggregated, cpu_serial]";
   const std::string steps = "[2, 3, 4]";
+  const std::string iterations = "[12, 13]";
 #endif
   const YAML::Node doc = run_himeno(
-      "app: himeno\ngrid: [20, 37, 45]\ninitial: random\nseed: 11\niterations: [12, 13]\n"
-      "sweep: temporal\ntime_steps: " +
-          steps + "\ntemporal_block: [5, 7, 7]\nupdate: [copy_back, swap]\nvariant: " + variants +
+      "app: himeno\ngrid: [20, 37, 45]\ninitial: random\nseed: 11\niterations: " + iterations +
+          "\nsweep: temporal\ntime_steps: " + steps +
+          "\ntemporal_block: [5, 7, 7]\nupdate: [copy_back, swap]\nvariant: " + variants +
           "\nprecision: " + GetParam() + "\n",
       // One thread: the team barriers of every step (and block aggregation's of every point)
       // crawl when ctest -j shares the cores among processes whose threads spin at them.
