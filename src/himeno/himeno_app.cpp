@@ -200,10 +200,6 @@ Counts sweep_counts(double owned_points, std::int64_t iterations, int steps, boo
       34.0 * points, points};
 }
 
-int steps_of(const Params& params) {
-  return temporal(params) ? static_cast<int>(params.integer("time_steps")) : 1;
-}
-
 void check(const Params& params) {
   if (params.given("size") && params.given("grid")) {
     params.reject("grid", "give either size or grid, not both");
@@ -267,6 +263,11 @@ void check(const Params& params) {
   }
 }
 
+// Level-0 team scratch a team of the device may have, as Kokkos tells it.
+std::size_t team_scratch_limit() {
+  return static_cast<std::size_t>(Kokkos::TeamPolicy<Device>::scratch_size_max(0));
+}
+
 // A temporal team's rings of planes must fit the team scratch the device gives a team (Kokkos
 // knows the limit once it runs on the device).
 void check_team_scratch(const Params& params) {
@@ -275,7 +276,7 @@ void check_team_scratch(const Params& params) {
   const bool single = element_bytes(params) == sizeof(float);
   const std::size_t needed = single ? TemporalSweep<float, Device, TreeGosa>::scratch_bytes(shape)
                                     : TemporalSweep<double, Device, TreeGosa>::scratch_bytes(shape);
-  const auto allowed = static_cast<std::size_t>(Kokkos::TeamPolicy<Device>::scratch_size_max(0));
+  const std::size_t allowed = team_scratch_limit();
   if (needed > allowed) {
     params.reject("temporal_block",
                   "a team keeps (time_steps - 1) x 3 planes of tj rows of tk packs in team "
@@ -339,7 +340,7 @@ double host_bytes(const Params& params, const Comm& comm) {
 // the rehearsal's time.
 WorkEstimate estimate_work(const Params& params, const Comm& comm, const VariantSpec& variant) {
   // The cpu variants run the original's loops, whatever the sweep.
-  const int steps = variant.traits.side == Side::host ? 1 : steps_of(params);
+  const int steps = variant.traits.side == Side::host ? 1 : sweep_of(params).steps();
   if (!params.has("iterations")) {
     return WorkEstimate{std::nullopt,
                         "iterations are chosen at run time to fill target_seconds=" +
@@ -404,8 +405,7 @@ class HimenoCase final : public Case {
         const std::size_t needed =
             TemporalSweep<T, Device, BlockGosa<Device>>::scratch_bytes(shape) +
             BlockGosa<Device>::scratch_bytes(shape.tj * shape.tk);
-        const auto allowed =
-            static_cast<std::size_t>(Kokkos::TeamPolicy<Device>::scratch_size_max(0));
+        const std::size_t allowed = team_scratch_limit();
         if (needed > allowed) {
           return "with block aggregation's scratch a team of the temporal sweep needs " +
                  std::to_string(needed) + " bytes of team scratch, and this device allows " +
