@@ -1,7 +1,9 @@
 // A rank's arrays: the twelve coefficient arrays in one allocation, the pressure p and the sweep's
-// output wrk2, each over the rank's block plus one layer (see grid.hpp). k is the contiguous index,
-// as in the original's C arrays; its rows are padded and aligned (padded_array.hpp), and the
-// kernels index the arrays' windows.
+// output wrk2, each over the rank's block plus one layer (see grid.hpp), or along i `halo_i`
+// layers: a temporal pass of T iterations on ranks split along i updates T - 1 of its neighbours'
+// planes on each side as well, and reads the T-th (temporal_sweep.hpp). Local index halo_i along
+// i is then the first owned plane. k is the contiguous index, as in the original's C arrays; its
+// rows are padded and aligned (padded_array.hpp), and the kernels index the arrays' windows.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -18,19 +20,27 @@ struct Fields {
   using Array = typename Padded::Window;
   using Coefficients = typename PaddedArray<T****, MemorySpace>::Window;
 
+  int halo_i;                            // layers along i on each side
   PaddedArray<T****, MemorySpace> coef;  // (coefficient, i, j, k)
   Padded p;
   Padded wrk2;
 
-  explicit Fields(const Extents& local)
-      : coef("himeno::coefficients", kCoefficients, local[0], local[1], local[2]),
-        p("himeno::p", local[0], local[1], local[2]),
-        wrk2("himeno::wrk2", local[0], local[1], local[2]) {}
+  // `local`: the rank's block plus one layer (Decomposition::local_dims()).
+  explicit Fields(const Extents& local, int halo_i_ = 1)
+      : halo_i(halo_i_),
+        coef("himeno::coefficients", kCoefficients, planes(local, halo_i_), local[1], local[2]),
+        p("himeno::p", planes(local, halo_i_), local[1], local[2]),
+        wrk2("himeno::wrk2", planes(local, halo_i_), local[1], local[2]) {}
 
-  static double bytes(const Extents& local) {
-    return Padded::bytes(
-        (kCoefficients + 2.0) * static_cast<double>(local[0]) * static_cast<double>(local[1]),
-        local[2]);
+  static double bytes(const Extents& local, int halo_i = 1) {
+    return Padded::bytes((kCoefficients + 2.0) * static_cast<double>(planes(local, halo_i)) *
+                             static_cast<double>(local[1]),
+                         local[2]);
+  }
+
+ private:
+  static std::int64_t planes(const Extents& local, int halo_i) {
+    return local[0] + 2 * (halo_i - 1);
   }
 };
 

@@ -1,5 +1,7 @@
-// One halo layer of an array (the solver's wrk2, which becomes p), refreshed from the
-// neighbouring ranks after each sweep.
+// The halo layers of an array (the solver's wrk2, which becomes p), refreshed from the
+// neighbouring ranks after each sweep: one layer, or along i as many as the array holds
+// (Fields::halo_i), which a temporal pass needs; those are exchanged only where the ranks split
+// nothing but i.
 //
 // The axes go in a fixed order, i then j then k, and each face spans the halo layers of the axes
 // already done: the j faces carry the i halo, the k faces the i and j halos. So the edge values
@@ -38,21 +40,24 @@ MPI_Datatype mpi_type() {
   return std::is_same<T, float>::value ? MPI_FLOAT : MPI_DOUBLE;
 }
 
-// Copies one plane of an array (`plane` along `axis`, over a face's extents) to or from a buffer.
+// Copies planes of an array (from `plane` on along `axis`, over a face's extents, as many as the
+// buffer holds) to or from a buffer.
 template <class Array, class Buffer>
 struct PlaneCopy {
   Array a;
   Buffer buffer;
   int axis, plane;
-  int lo_u, lo_v, extent_v;
+  int lo_u, lo_v, extent_u, extent_v;
   bool to_buffer;
 
   KOKKOS_INLINE_FUNCTION void operator()(int index) const {
-    const int u = lo_u + index / extent_v;
-    const int v = lo_v + index % extent_v;
-    const int i = axis == 0 ? plane : u;
-    const int j = axis == 0 ? u : (axis == 1 ? plane : v);
-    const int k = axis == 2 ? plane : v;
+    const int in_plane = index % (extent_u * extent_v);
+    const int u = lo_u + in_plane / extent_v;
+    const int v = lo_v + in_plane % extent_v;
+    const int layer = plane + index / (extent_u * extent_v);
+    const int i = axis == 0 ? layer : u;
+    const int j = axis == 0 ? u : (axis == 1 ? layer : v);
+    const int k = axis == 2 ? layer : v;
     if (to_buffer) {
       buffer(index) = a(i, j, k);
     } else {
@@ -80,10 +85,17 @@ class HaloExchange {
   // `device_pointers`: hand MPI the device buffers. `transport` cuda_ipc, or automatic without
   // device pointers, tries CUDA IPC where the arrays are in CUDA device memory and the ranks
   // split the grid (collective); cuda_ipc throws std::runtime_error where it cannot be had,
-  // automatic then takes MPI.
+  // automatic then takes MPI. `halo_i`: the arrays' layers along i (Fields::halo_i).
   HaloExchange(const Decomposition& decomposition, MPI_Comm comm, bool device_pointers,
-               HaloTransport transport)
+               HaloTransport transport, int halo_i = 1)
       : decomposition_(decomposition), comm_(comm), device_pointers_(device_pointers) {
+    if (halo_i > 1 && (decomposition.dims[1] > 1 || decomposition.dims[2] > 1)) {
+      throw std::logic_error("himeno: a halo deeper than one layer along i, with j or k split");
+    }
+    if (halo_i > 1 && decomposition.dims[0] > 1 && decomposition.owned[0] < halo_i) {
+      throw std::logic_error("himeno: a halo deeper than the planes a rank owns");
+    }
+    layers_[0] = halo_i;
     const Extents local = decomposition.local_dims();
     std::array<std::size_t, kAxes> face_bytes{};
     for (int axis = 0; axis < kAxes; ++axis) {
@@ -96,14 +108,15 @@ class HaloExchange {
         face.extent[other] = a < axis ? local[a] : local[a] - 2;
         ++other;
       }
-      face_bytes[axis] = static_cast<std::size_t>(face.extent[0] * face.extent[1]) * sizeof(T);
+      face_bytes[axis] =
+          static_cast<std::size_t>(layers_[axis] * face.extent[0] * face.extent[1]) * sizeof(T);
     }
     const bool wants_ipc = transport == HaloTransport::cuda_ipc ||
                            (transport == HaloTransport::automatic && !device_pointers);
     if (wants_ipc && kDeviceArrays && !decomposition.single()) share_buffers(face_bytes, transport);
     for (int axis = 0; axis < kAxes; ++axis) {
       Face& face = faces_[axis];
-      const std::int64_t n = face.extent[0] * face.extent[1];
+      const std::int64_t n = layers_[axis] * face.extent[0] * face.extent[1];
       for (int side = 0; side < 2; ++side) {
         face.send[side] = Buffer("himeno::halo_send", n);
         if (peer_) {
@@ -134,10 +147,12 @@ class HaloExchange {
     }
   }
 
-  // Starts packing `a`'s faces along `axis` into the send buffers, on `space`.
+  // Starts packing `a`'s faces along `axis` into the send buffers, on `space`: the owned planes
+  // nearest each neighbour, as many as the halo has layers.
   void pack(const ExecutionSpace& space, const Array& a, int axis) {
     const Face& face = faces_[axis];
-    const int send_plane[2] = {1, static_cast<int>(decomposition_.owned[axis])};
+    const int layers = layers_[axis];
+    const int send_plane[2] = {layers, static_cast<int>(decomposition_.owned[axis])};
     for (int side = 0; side < 2; ++side) {
       if (decomposition_.neighbours[axis][side] >= 0)
         copy_plane(space, a, face, face.send[side], axis, send_plane[side], true);
@@ -153,7 +168,7 @@ class HaloExchange {
     }
     Face& face = faces_[axis];
     const auto& neighbour = decomposition_.neighbours[axis];
-    const int halo_plane[2] = {0, static_cast<int>(decomposition_.owned[axis]) + 1};
+    const int halo_plane[2] = {0, static_cast<int>(decomposition_.owned[axis]) + layers_[axis]};
     if (!device_pointers_) {
       for (int side = 0; side < 2; ++side) {
         if (neighbour[side] >= 0) Kokkos::deep_copy(space, face.host_send[side], face.send[side]);
@@ -217,7 +232,7 @@ class HaloExchange {
   void transfer_peer(const ExecutionSpace& space, const Array& a, int axis) {
     Face& face = faces_[axis];
     const auto& neighbour = decomposition_.neighbours[axis];
-    const int halo_plane[2] = {0, static_cast<int>(decomposition_.owned[axis]) + 1};
+    const int halo_plane[2] = {0, static_cast<int>(decomposition_.owned[axis]) + layers_[axis]};
     peer_->wait_until_free(axis);
     for (int side = 0; side < 2; ++side) {
       if (neighbour[side] >= 0) Kokkos::deep_copy(space, face.remote[side], face.send[side]);
@@ -238,13 +253,14 @@ class HaloExchange {
         to_buffer ? "himeno::halo_pack" : "himeno::halo_unpack",
         Kokkos::RangePolicy<ExecutionSpace>(space, 0, buffer.extent(0)),
         PlaneCopy<Array, Buffer>{a, buffer, axis, plane, static_cast<int>(face.lo[0]),
-                                 static_cast<int>(face.lo[1]), static_cast<int>(face.extent[1]),
-                                 to_buffer});
+                                 static_cast<int>(face.lo[1]), static_cast<int>(face.extent[0]),
+                                 static_cast<int>(face.extent[1]), to_buffer});
   }
 
   Decomposition decomposition_;
   MPI_Comm comm_;
   bool device_pointers_;
+  std::array<int, kAxes> layers_{1, 1, 1};  // the halo's layers along each axis
   // Declared before the faces, so that their views of its buffers go first.
   std::unique_ptr<PeerFaces> peer_;
   std::array<Face, kAxes> faces_;

@@ -145,10 +145,16 @@ GlobalGrid grid_of(const Params& params) {
   throw std::logic_error("himeno: unknown size " + params.string("size"));
 }
 
+// The temporal sweep's halo is deep along i only: unless `ranks` says otherwise, its ranks split i.
 Extents dims_of(const Params& params, const GlobalGrid& grid, int ranks) {
-  const std::vector<std::int64_t> none;
+  std::vector<std::int64_t> requested;
+  if (params.has("ranks")) {
+    requested = params.integers("ranks");
+  } else if (choices().sweep.of(params) == SweepKind::temporal) {
+    requested = {ranks, 1, 1};
+  }
   try {
-    return choose_dims(grid, ranks, params.has("ranks") ? params.integers("ranks") : none);
+    return choose_dims(grid, ranks, requested);
   } catch (const std::invalid_argument& e) {
     params.reject(params.given("ranks") ? "ranks" : (params.has("grid") ? "grid" : "size"),
                   std::string("cannot split the grid over the ranks: ") + e.what());
@@ -312,8 +318,10 @@ double device_bytes(const Params& params, const Comm& comm) {
     return 0.0;
   const Extents local = d.local_dims();
   const bool single = element_bytes(params) == sizeof(float);
-  double bytes = single ? Fields<float, Kokkos::HostSpace>::bytes(local)
-                        : Fields<double, Kokkos::HostSpace>::bytes(local);
+  // The temporal sweep's halo along i, as the solver lays it out.
+  const int halo_i = temporal(params) && dims[0] > 1 ? sweep_of(params).steps() : 1;
+  double bytes = single ? Fields<float, Kokkos::HostSpace>::bytes(local, halo_i)
+                        : Fields<double, Kokkos::HostSpace>::bytes(local, halo_i);
   const double element = static_cast<double>(element_bytes(params));
   if (params.selects_any([](const VariantSpec& v) { return v.traits.needs_buffer; })) {
     bytes += element * d.owned_points();
@@ -396,9 +404,17 @@ class HimenoCase final : public Case {
                "temporal sweep makes time_steps iterations' terms a pass, which they do not "
                "take yet";
       }
-      if (!setup_.decomposition.single()) {
-        return "the temporal sweep runs on one rank so far: more ranks need a halo time_steps "
-               "planes deep along i, which kmini does not build yet";
+      const Decomposition& d = setup_.decomposition;
+      if (d.dims[1] > 1 || d.dims[2] > 1) {
+        return "the temporal sweep's halo is time_steps planes deep along i only, and these "
+               "ranks split j or k; use ranks: [" +
+               std::to_string(d.dims[0] * d.dims[1] * d.dims[2]) + ", 1, 1]";
+      }
+      const std::int64_t fewest = grid_.interior(0) / d.dims[0];
+      if (d.dims[0] > 1 && fewest < setup_.sweep.temporal.steps) {
+        return "each rank's halo of time_steps planes along i comes from its neighbour's owned "
+               "planes, and a rank here owns " +
+               std::to_string(fewest) + "; use fewer ranks or time_steps";
       }
       if (needs_team) {
         const TemporalShape& shape = setup_.sweep.temporal;
@@ -687,7 +703,8 @@ AppSpec app_spec() {
                          "marching: a team barrier after each plane (seed 001's __syncthreads "
                          "cache tuning)"),
       ParamSpec::integer_list("ranks", {},
-                              "[px, py, pz] ranks along i, j, k; unset: MPI_Dims_create's choice")
+                              "[px, py, pz] ranks along i, j, k; unset: MPI_Dims_create's choice, or "
+                              "with sweep: temporal all along i (its halo is deep along i only)")
           .optional()
           .items(3, 3)
           .range(1, 1048576),

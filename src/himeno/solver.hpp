@@ -365,20 +365,23 @@ class SolverOn final : public Solver<T> {
   explicit SolverOn(const SolverSetup& setup)
       : setup_(setup),
         sweep_(Gosa::kIgnoresSweep ? setup.sweep.single() : setup.sweep),
-        fields_(setup.decomposition.local_dims()),
-        halo_(setup.decomposition, setup.comm, setup.device_pointers, setup.transport),
+        fields_(setup.decomposition.local_dims(), halo_layers(setup, sweep_)),
+        halo_(setup.decomposition, setup.comm, setup.device_pointers, setup.transport,
+              fields_.halo_i),
         gosa_(setup.decomposition.owned) {
-    // The copy-back's planes along i: the owned ones, and the halo plane on a side with a
-    // neighbour (on a side without, both arrays hold the same boundary).
+    // The copy-back's planes along i: the owned ones, and the halo's on a side with a neighbour
+    // (on a side without, both arrays hold the same boundary).
     const Decomposition& d = setup.decomposition;
-    copied_planes_[0] = d.neighbours[0][0] >= 0 ? 0 : 1;
-    copied_planes_[1] = static_cast<int>(d.owned[0]) + (d.neighbours[0][1] >= 0 ? 1 : 0);
+    const int layers = fields_.halo_i;
+    copied_planes_[0] = d.neighbours[0][0] >= 0 ? 0 : layers;
+    copied_planes_[1] =
+        layers - 1 + static_cast<int>(d.owned[0]) + (d.neighbours[0][1] >= 0 ? layers : 0);
   }
 
   void initialize(bool coefficients) override {
     Extents origin;
     for (int axis = 0; axis < kAxes; ++axis)
-      origin[axis] = setup_.decomposition.first[axis] - 1;
+      origin[axis] = setup_.decomposition.first[axis] - (axis == 0 ? fields_.halo_i : 1);
     InitializeFields<T, ExecutionSpace>::run(fields_, setup_.initial, origin, coefficients);
     Kokkos::fence();
   }
@@ -398,7 +401,7 @@ class SolverOn final : public Solver<T> {
     for (std::int64_t iteration = 0; iteration < n;) {
       const SweepChoice& choice = n - iteration >= sweep_.steps() ? sweep_ : single_sweep;
       gosa_.begin();
-      const SweepArrays<T, Memory> arrays(fields_, omega);
+      const SweepArrays<T, Memory> arrays = sweep_arrays(omega);
       if (overlaps_halo() && choice.steps() == 1) {
         sweep_beside_first_exchange(space, arrays, choice);
         timed(phases_.exchange, [&] { halo_.exchange(space, fields_.wrk2.view, 1); });
@@ -434,7 +437,15 @@ class SolverOn final : public Solver<T> {
   }
 
   HostArray<T> pressure_on_host() const override {
-    return fields_.p.window_on_host("himeno::p_on_host");
+    const HostArray<T> whole = fields_.p.window_on_host("himeno::p_on_host");
+    const int extra = fields_.halo_i - 1;
+    if (extra == 0) return whole;
+    // The block and one layer, as a one-layer halo holds them.
+    const auto planes = static_cast<int>(whole.extent(0)) - 2 * extra;
+    HostArray<T> block("himeno::p_on_host", planes, whole.extent(1), whole.extent(2));
+    Kokkos::deep_copy(block, Kokkos::subview(whole, std::make_pair(extra, extra + planes),
+                                             Kokkos::ALL, Kokkos::ALL));
+    return block;
   }
 
   int team_size() const override { return team_size_; }
@@ -455,7 +466,26 @@ class SolverOn final : public Solver<T> {
     sum += seconds_since(start);
   }
 
-  bool overlaps_halo() const { return setup_.overlap_halo && halo_.splits(0); }
+  // A temporal pass sends its faces after the whole pass, and its closing single sweeps do the same
+  // with its deeper halo.
+  bool overlaps_halo() const {
+    return setup_.overlap_halo && halo_.splits(0) && fields_.halo_i == 1;
+  }
+
+  // Layers along i: a temporal pass's steps where ranks split i (temporal_sweep.hpp), else one.
+  static int halo_layers(const SolverSetup& setup, const SweepChoice& sweep) {
+    return sweep.kind == SweepKind::temporal && setup.decomposition.dims[0] > 1 ? sweep.steps() : 1;
+  }
+
+  // The arrays as every sweep takes them; a temporal pass also updates the halo's planes but the
+  // outermost, on each side with a neighbour.
+  SweepArrays<T, Memory> sweep_arrays(T omega) const {
+    SweepArrays<T, Memory> arrays(fields_, omega);
+    const auto& neighbours = setup_.decomposition.neighbours[0];
+    arrays.reach_low = neighbours[0] >= 0 ? fields_.halo_i - 1 : 0;
+    arrays.reach_high = neighbours[1] >= 0 ? fields_.halo_i - 1 : 0;
+    return arrays;
+  }
 
   // The planes whose faces go to the neighbours along i (1 and ni) are swept first, on the side
   // instance, and their faces sent from there while the default instance sweeps the planes

@@ -37,15 +37,20 @@ struct SweepArrays {
   Input p;
   Output wrk2;
   T omega;
-  int i_first = 1;  // the first plane along i to sweep
-  int ni, nj, nk;   // points to sweep per axis: planes i_first .. i_first + ni - 1, all owned j, k
+  int i_first;     // the first plane along i to sweep
+  int ni, nj, nk;  // points to sweep per axis: planes i_first .. i_first + ni - 1, all owned j, k
+  // Planes beyond the swept ones, on the low and the high side along i, that hold a neighbour's
+  // points a temporal pass may update too (the halo's layers but the outermost); 0 where the
+  // plane next to the swept ones is fixed for the pass (the boundary, or a halo one layer deep).
+  int reach_low = 0, reach_high = 0;
 
   SweepArrays(const Fields<T, MemorySpace>& fields, T omega_)
       : coef(fields.coef.view),
         p(fields.p.view),
         wrk2(fields.wrk2.view),
         omega(omega_),
-        ni(static_cast<int>(p.extent(0)) - 2),
+        i_first(fields.halo_i),
+        ni(static_cast<int>(p.extent(0)) - 2 * fields.halo_i),
         nj(static_cast<int>(p.extent(1)) - 2),
         nk(static_cast<int>(p.extent(2)) - 2) {}
 

@@ -16,9 +16,11 @@
 // point is updated by the same expression (stencil.hpp) from the same values.
 //
 // The boundary (a plane, row or column that the sweep does not update) keeps p's values in every
-// iteration, so the rings copy it. The planes before i_first and at i_end() are fixed for the
-// whole pass, as one rank's boundary is; a halo plane from a neighbour is not, so on more than one
-// rank this sweep would need a halo `steps` planes deep, which kmini does not build yet.
+// iteration, so the rings copy it. Along i, a side of the swept planes is either the boundary,
+// fixed for the whole pass, or a neighbour's: its points change every iteration, so the arrays
+// hold `steps` of its planes (a halo that deep, exchanged once a pass) and iteration t updates
+// steps - t of them from the ones further out, as the teams do at their runs' ends. Only the
+// swept planes' points count towards gosa. The rows and columns j, k are not split among ranks.
 #pragma once
 
 #include <cstddef>
@@ -100,11 +102,13 @@ struct TemporalSweep {
     // x + t - 1.
     const auto first_plane = [&](int t) {
       const int wanted = tile.i_begin - (steps - t);
-      return wanted > a.i_first - 1 ? wanted : a.i_first - 1;
+      const int held = a.i_first - reach_low(t) - 1;
+      return wanted > held ? wanted : held;
     };
     const auto end_plane = [&](int t) {
       const int wanted = tile.i_end + (steps - t);
-      return wanted < a.i_end() + 1 ? wanted : a.i_end() + 1;
+      const int held = a.i_end() + reach_high(t) + 1;
+      return wanted < held ? wanted : held;
     };
     for (int step = first_plane(1); step <= tile.i_end + steps - 2; ++step) {
       for (int t = 1; t <= steps; ++t) {
@@ -137,6 +141,14 @@ struct TemporalSweep {
     int j, k;  // its row and first point
   };
 
+  // The neighbour's planes iteration t updates below i_first and from i_end() on.
+  KOKKOS_INLINE_FUNCTION int reach_low(int t) const {
+    return a.reach_low < shape.steps - t ? a.reach_low : shape.steps - t;
+  }
+  KOKKOS_INLINE_FUNCTION int reach_high(int t) const {
+    return a.reach_high < shape.steps - t ? a.reach_high : shape.steps - t;
+  }
+
   // Iteration t's slot for plane x.
   KOKKOS_INLINE_FUNCTION int ring_slot(int t, int x) const { return kSlots * (t - 1) + x % kSlots; }
 
@@ -162,7 +174,7 @@ struct TemporalSweep {
     const int steps = shape.steps;
     const int columns = shape.tj * shape.tk;
     const bool last = t == steps;
-    const bool plane_inside = x >= a.i_first && x < a.i_end();
+    const bool plane_inside = x >= a.i_first - reach_low(t) && x < a.i_end() + reach_high(t);
     const bool plane_owned = x >= tile.i_begin && x < tile.i_end;
     for (int first = 0; first < columns; first += team.team_size()) {
       const int column = first + team.team_rank();
