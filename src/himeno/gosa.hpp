@@ -6,8 +6,8 @@
 //
 // A sweep that advances several iterations a pass (the temporal sweep) produces one gosa per
 // iteration: it adds iteration t's terms through the bound sink's at_step(t), and a reducing sink
-// into the t-th element of its per-thread sums. Sinks without at_step (the buffered ones) cannot
-// take it.
+// into the t-th element of its per-thread sums; the buffered sinks into the t-th block of their
+// buffer.
 //
 // The original accumulates gosa in float, serially; its rounding then depends on the order, and
 // at size L a float sum of 3e7 terms loses several digits. kmini keeps each term as the original
@@ -138,15 +138,25 @@ struct BlockGosa {
   }
 };
 
-// Each point's term to a buffer that the host sums afterwards: patterns (3) and (4).
+// Each point's term to a buffer that the host sums afterwards: patterns (3) and (4). The buffer
+// holds a block of the owned points' terms per iteration of a launch (one, or a temporal pass's
+// steps), and at_step(t) moves to block t.
 template <class T, class MemorySpace>
 struct BufferedGosa : BindsToItself<BufferedGosa<T, MemorySpace>> {
   static constexpr bool reduces = false;
-  static constexpr bool has_steps = false;  // one buffer of terms: one iteration a launch
-  Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace> terms;  // over the owned points
+  static constexpr bool has_steps = true;
+  // (step x owned plane, owned row, owned column): block t is planes t x planes .. on.
+  Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace> terms;
+  int first_plane;  // the local i whose terms go to the current block's first plane
+  int planes;       // owned planes: a block's
   KOKKOS_INLINE_FUNCTION void operator()(bool valid, int i, int j, int k, double term,
                                          double&) const {
-    if (valid) terms(i - 1, j - 1, k - 1) = static_cast<T>(term);
+    if (valid) terms(i - first_plane, j - 1, k - 1) = static_cast<T>(term);
+  }
+  KOKKOS_INLINE_FUNCTION BufferedGosa at_step(int step) const {
+    BufferedGosa moved = *this;
+    moved.first_plane -= step * planes;
+    return moved;
   }
 };
 

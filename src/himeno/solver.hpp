@@ -302,32 +302,55 @@ struct AtomicReduction {
 template <class T, class ExecutionSpace, class HostSpace>
 struct BufferedReduction {
   using Memory = typename ExecutionSpace::memory_space;
-  // Patterns (3) and (4) are about that copy and the host's sum: every iteration.
+  // Patterns (3) and (4) are about that copy and the host's sum: every launch (an iteration, or a
+  // temporal pass, whose iterations' terms cross together and are summed apart).
   static constexpr bool kReadBackEveryIteration = true;
-  static constexpr bool kIgnoresSweep = false;  // but its sink takes no temporal sweep
+  static constexpr bool kIgnoresSweep = false;
   using Terms = Kokkos::View<T***, Kokkos::LayoutRight, Memory>;
-  Terms terms;
+  Extents owned;
+  Terms terms;  // a block of the owned points a step (BufferedGosa)
   typename Terms::host_mirror_type host_terms;
   Kokkos::View<double, Memory> unused{"himeno::unused"};
+  int steps = 1;
 
-  explicit BufferedReduction(const Extents& owned)
-      : terms(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::gosa_terms"), owned[0],
-              owned[1], owned[2]),
-        host_terms(Kokkos::create_mirror_view(terms)) {}
+  explicit BufferedReduction(const Extents& owned_) : owned(owned_) { hold(1); }
   void begin() {}
   int launch(const ExecutionSpace& space, const SweepArrays<T, Memory>& arrays,
              const SweepChoice& choice) {
-    return launch_sweep<T>(space, arrays, choice, BufferedGosa<T, Memory>{{}, terms}, unused);
+    steps = choice.steps();
+    hold(steps);
+    const BufferedGosa<T, Memory> sink{{}, terms, arrays.i_owned, static_cast<int>(owned[0])};
+    if (choice.kind == SweepKind::temporal)
+      return launch_temporal<T>(space, arrays, choice, sink, unused);
+    return launch_sweep<T>(space, arrays, choice, sink, unused);
   }
+  // Each step's block crosses and is summed on its own; a run's closing single sweeps copy the
+  // first block alone.
   StepGosa collect() {
-    Kokkos::deep_copy(host_terms, terms);
-    const T* data = host_terms.data();
-    StepGosa sum;
-    Kokkos::parallel_reduce(
-        "himeno::gosa_on_host", Kokkos::RangePolicy<HostSpace>(0, host_terms.span()),
-        [=](std::size_t n, double& partial) { partial += static_cast<double>(data[n]); },
-        sum.value[0]);
-    return sum;
+    const auto filled = std::make_pair(std::int64_t{0}, steps * owned[0]);
+    Kokkos::deep_copy(Kokkos::subview(host_terms, filled, Kokkos::ALL, Kokkos::ALL),
+                      Kokkos::subview(terms, filled, Kokkos::ALL, Kokkos::ALL));
+    const std::size_t block = static_cast<std::size_t>(owned[0] * owned[1] * owned[2]);
+    StepGosa sums;
+    sums.steps = steps;
+    for (int step = 0; step < steps; ++step) {
+      const T* data = host_terms.data() + step * block;
+      Kokkos::parallel_reduce(
+          "himeno::gosa_on_host", Kokkos::RangePolicy<HostSpace>(0, block),
+          [=](std::size_t n, double& partial) { partial += static_cast<double>(data[n]); },
+          sums.value[step]);
+    }
+    return sums;
+  }
+
+ private:
+  // Room for `blocks` steps' terms, allocated before the first launch that needs it (the
+  // rehearsal's, untimed).
+  void hold(int blocks) {
+    if (terms.extent(0) >= static_cast<std::size_t>(blocks * owned[0])) return;
+    terms = Terms(Kokkos::view_alloc(Kokkos::WithoutInitializing, "himeno::gosa_terms"),
+                  blocks * owned[0], owned[1], owned[2]);
+    host_terms = Kokkos::create_mirror_view(terms);
   }
 };
 

@@ -39,6 +39,7 @@ struct SweepArrays {
   T omega;
   int i_first;     // the first plane along i to sweep
   int ni, nj, nk;  // points to sweep per axis: planes i_first .. i_first + ni - 1, all owned j, k
+  int i_owned;     // the first owned plane, wherever a part of the sweep (planes()) starts
   // Planes beyond the swept ones, on the low and the high side along i, that hold a neighbour's
   // points a temporal pass may update too (the halo's layers but the outermost); 0 where the
   // plane next to the swept ones is fixed for the pass (the boundary, or a halo one layer deep).
@@ -52,7 +53,8 @@ struct SweepArrays {
         i_first(fields.halo_i),
         ni(static_cast<int>(p.extent(0)) - 2 * fields.halo_i),
         nj(static_cast<int>(p.extent(1)) - 2),
-        nk(static_cast<int>(p.extent(2)) - 2) {}
+        nk(static_cast<int>(p.extent(2)) - 2),
+        i_owned(fields.halo_i) {}
 
   // The same sweep over `count` planes from `first` only: the overlapped halo exchange sweeps the
   // planes it sends first, and the rest while they travel.
