@@ -167,10 +167,15 @@ int launch_temporal(const ExecutionSpace& space,
                     const SweepArrays<T, typename ExecutionSpace::memory_space>& arrays,
                     const SweepChoice& choice, const Sink& sink, const Result& result) {
   static_assert(Sink::has_steps, "a temporal pass adds each of its iterations' gosa apart");
-  using Sweep = TemporalSweep<T, ExecutionSpace, Sink>;
   const TemporalShape& shape = choice.temporal;
-  return launch_teams(space, "himeno::jacobi_temporal", Sweep(arrays, sink, shape),
-                      MarchingShape{shape.planes, shape.tj, shape.tk, false},
+  const MarchingShape team{shape.planes, shape.tj, shape.tk, false};
+  if (arrays.reach_low > 0 || arrays.reach_high > 0) {
+    using Sweep = TemporalSweep<T, ExecutionSpace, Sink, true>;
+    return launch_teams(space, "himeno::jacobi_temporal", Sweep(arrays, sink, shape), team,
+                        Sweep::scratch_bytes(shape), result);
+  }
+  using Sweep = TemporalSweep<T, ExecutionSpace, Sink, false>;
+  return launch_teams(space, "himeno::jacobi_temporal", Sweep(arrays, sink, shape), team,
                       Sweep::scratch_bytes(shape), result);
 }
 
