@@ -104,7 +104,8 @@ class Solver {
   virtual void initialize(bool coefficients) = 0;
   // n Jacobi iterations; the last one's gosa over all ranks.
   virtual double iterate(std::int64_t n) = 0;
-  // This rank's p, halo layers included.
+  // This rank's p over its block and one layer on each side (a deeper halo's outer planes left
+  // out).
   virtual HostArray<T> pressure_on_host() const = 0;
   // Threads per team of the team sweeps (shared, marching) as launched; 0 where none ran.
   virtual int team_size() const { return 0; }
