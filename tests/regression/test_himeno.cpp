@@ -315,22 +315,22 @@ TEST_P(HimenoTemporal, EveryStepCountAndUpdateBitForBitOnAnOddGrid) {
   // 12 iterations end with a pass at 2, 3 and 4 steps a pass; 13 with a single sweep after
   // passes. Teams of 7 x 7 threads (packs) divide no extent, and runs of at most 5 of the 17
   // planes split them 5, 4, 4, 4: every tile and run edge is inside the grid somewhere.
-  // Under the sanitizers (-O0) two sinks, two step counts and 4 and 5 iterations (a pass or two,
-  // and a pass and a single sweep).
+  // Under the sanitizers (-O0) two sinks, two step counts, 4 and 5 iterations (a pass or two,
+  // and a pass and a single sweep) and the swap alone (the update is the solver's, after the pass;
+  // the optimised build runs both).
 #if defined(KMINI_SANITIZED)
   const std::string variants = "[kokkos_reduce, block_aggregated]", steps = "[2, 4]";
-  const std::string iterations = "[4, 5]";
+  const std::string iterations = "[4, 5]", updates = "swap";
 #else
   const std::string variants =
       "[kokkos_reduce, plain_atomic, warp_aggregated, block_aggregated, cpu_serial]";
   const std::string steps = "[2, 3, 4]";
-  const std::string iterations = "[12, 13]";
+  const std::string iterations = "[12, 13]", updates = "[copy_back, swap]";
 #endif
   const YAML::Node doc = run_himeno(
       "app: himeno\ngrid: [20, 37, 45]\ninitial: random\nseed: 11\niterations: " + iterations +
-          "\nsweep: temporal\ntime_steps: " + steps +
-          "\ntemporal_block: [5, 7, 7]\nupdate: [copy_back, swap]\nvariant: " + variants +
-          "\nprecision: " + GetParam() + "\n",
+          "\nsweep: temporal\ntime_steps: " + steps + "\ntemporal_block: [5, 7, 7]\nupdate: " +
+          updates + "\nvariant: " + variants + "\nprecision: " + GetParam() + "\n",
       // One thread: the team barriers of every step (and block aggregation's of every point)
       // crawl when ctest -j shares the cores among processes whose threads spin at them.
       {"--kokkos-threads=1"});
@@ -338,7 +338,7 @@ TEST_P(HimenoTemporal, EveryStepCountAndUpdateBitForBitOnAnOddGrid) {
   const auto count = [](const std::string& list) {
     return static_cast<std::size_t>(std::count(list.begin(), list.end(), ',') + 1);
   };
-  ASSERT_EQ(results.size(), count(variants) * count(steps) * 2u * 2u);
+  ASSERT_EQ(results.size(), count(variants) * count(steps) * count(iterations) * count(updates));
   expect_temporal_valid(results);
 }
 
