@@ -318,8 +318,7 @@ double device_bytes(const Params& params, const Comm& comm) {
     return 0.0;
   const Extents local = d.local_dims();
   const bool single = element_bytes(params) == sizeof(float);
-  // The temporal sweep's halo along i, as the solver lays it out.
-  const int halo_i = temporal(params) && dims[0] > 1 ? sweep_of(params).steps() : 1;
+  const int halo_i = halo_layers(sweep_of(params), dims);
   double bytes = single ? Fields<float, Kokkos::HostSpace>::bytes(local, halo_i)
                         : Fields<double, Kokkos::HostSpace>::bytes(local, halo_i);
   const double element = static_cast<double>(element_bytes(params));

@@ -59,6 +59,12 @@ struct SweepChoice {
   }
 };
 
+// The arrays' layers along i (Fields::halo_i) for `sweep` on ranks split `dims`: a temporal pass's
+// steps where the ranks split i (temporal_sweep.hpp), else one.
+inline int halo_layers(const SweepChoice& sweep, const Extents& dims) {
+  return sweep.kind == SweepKind::temporal && dims[0] > 1 ? sweep.steps() : 1;
+}
+
 // What every solver of a point is made from, all of it from the input.
 struct SolverSetup {
   GlobalGrid grid;
@@ -394,7 +400,7 @@ class SolverOn final : public Solver<T> {
   explicit SolverOn(const SolverSetup& setup)
       : setup_(setup),
         sweep_(Gosa::kIgnoresSweep ? setup.sweep.single() : setup.sweep),
-        fields_(setup.decomposition.local_dims(), halo_layers(setup, sweep_)),
+        fields_(setup.decomposition.local_dims(), halo_layers(sweep_, setup.decomposition.dims)),
         halo_(setup.decomposition, setup.comm, setup.device_pointers, setup.transport,
               fields_.halo_i),
         gosa_(setup.decomposition.owned) {
@@ -499,11 +505,6 @@ class SolverOn final : public Solver<T> {
   // with its deeper halo.
   bool overlaps_halo() const {
     return setup_.overlap_halo && halo_.splits(0) && fields_.halo_i == 1;
-  }
-
-  // Layers along i: a temporal pass's steps where ranks split i (temporal_sweep.hpp), else one.
-  static int halo_layers(const SolverSetup& setup, const SweepChoice& sweep) {
-    return sweep.kind == SweepKind::temporal && setup.decomposition.dims[0] > 1 ? sweep.steps() : 1;
   }
 
   // The arrays as every sweep takes them; a temporal pass also updates the halo's planes but the
