@@ -178,6 +178,44 @@ KMINI_HF_NOINLINE KOKKOS_FUNCTION void eri_lane_looped(const ShellPairs<Memory>&
 
 namespace Impl {
 
+// The axis of y's k-th unit step: its x steps first, then its y and z steps.
+KOKKOS_INLINE_FUNCTION constexpr int step_axis(int y, int k) {
+  return k < component_power(y, 0) ? 0 : k < component_power(y, 0) + component_power(y, 1) ? 1 : 2;
+}
+
+// x raised by the unit steps of y that `split` selects (bit k: step k).
+KOKKOS_INLINE_FUNCTION constexpr int raised_by_steps(int x, int y, int split) {
+  int raised = x;
+  for (int k = 0; k < component_degree(y); ++k)
+    if (split & (1 << k)) raised = component_raised(raised, step_axis(y, k));
+  return raised;
+}
+
+// (x, y) by the horizontal recursion (x, y + 1_i) = (x + 1_i, y) + (X - Y)_i (x, y), written out
+// as eri_looped.hpp's moved_looped is, with every index a compile-time constant: the sum over
+// every way of splitting y's unit steps between raising x and a factor (X - Y)_i, from
+// row(integral_constant<e>), the values (e, 0). The term that raises x by every step comes
+// first, so that one step is (x + 1_i, 0) + (X - Y)_i (x, 0), one multiply-add, as the recursion
+// writes it; a d function's two steps take four terms.
+template <int X, int Y, class Row>
+KOKKOS_FORCEINLINE_FUNCTION double moved_unrolled(const Row& row, const double xy[3]) {
+  constexpr int steps = component_degree(Y), splits = 1 << steps;
+  double sum = 0.0;
+  static_for<0, splits>([&](auto s_) {
+    constexpr int split = splits - 1 - decltype(s_)::value;
+    double term = row(std::integral_constant<int, raised_by_steps(X, Y, split)>{});
+    static_for<0, steps>([&](auto k_) {
+      constexpr int k = decltype(k_)::value;
+      if constexpr ((split & (1 << k)) == 0) term *= xy[step_axis(Y, k)];
+    });
+    if constexpr (split == splits - 1)
+      sum = term;
+    else
+      sum += term;
+  });
+  return sum;
+}
+
 // An unrolled class's recursions (QuartetClass::unrolled), in registers: every index a
 // compile-time constant.
 template <class Class>
@@ -246,44 +284,35 @@ struct UnrolledRecursion {
     });
   }
 
-  // The HRR on the ket, then on the bra: (x, y + 1_j) = (x + 1_j, y) + (X - Y)_j (x, y), into
-  // the lane's share of the quartet's integrals. Every index is a compile-time constant: left to
-  // the unroller, a component's neighbours were computed at run time once component_degree
-  // covered d shells, and (pp|pp) spilled (docs/performance-notes.md).
+  // The HRR on the ket, then on the bra, into the lane's share of the quartet's integrals. Every
+  // index is a compile-time constant: left to the unroller, a component's neighbours were
+  // computed at run time once component_degree covered d shells, and (pp|pp) spilled
+  // (docs/performance-notes.md).
   KOKKOS_FORCEINLINE_FUNCTION void move(const double cd[3], const double ab[3], double* out) const {
     double ket_moved[ne][Class::nc][Class::nd] = {};
     static_for<first_a, ne>([&](auto e_) {
       constexpr int e = decltype(e_)::value;
       if constexpr (lane_needs<Class>(e)) {
         static_for<0, Class::nc>([&](auto k_) {
-          constexpr int c = first_c + decltype(k_)::value;
           static_for<0, Class::nd>([&](auto l_) {
             constexpr int k = decltype(k_)::value, l = decltype(l_)::value;
-            if constexpr (Class::ld == 0) {
-              ket_moved[e][k][l] = contracted[e][c];
-            } else {
-              constexpr int raised = component_raised(c, l);
-              ket_moved[e][k][l] = contracted[e][raised] + cd[l] * contracted[e][c];
-            }
+            ket_moved[e][k][l] = moved_unrolled<first_c + k, Class::first_d + l>(
+                [&](auto f_) { return contracted[e][decltype(f_)::value]; }, cd);
           });
         });
       }
     });
     static_for<0, Class::lane_na>([&](auto i_) {
-      constexpr int i = decltype(i_)::value, a = first_a + i;
+      constexpr int i = decltype(i_)::value;
       static_for<0, Class::nb>([&](auto j_) {
         constexpr int j = decltype(j_)::value;
         KMINI_HF_UNROLL
         for (int k = 0; k < Class::nc; ++k) {
           KMINI_HF_UNROLL
-          for (int l = 0; l < Class::nd; ++l) {
-            double value = ket_moved[a][k][l];
-            if constexpr (Class::lb == 1) {
-              constexpr int raised = component_raised(a, j);
-              value = ket_moved[raised][k][l] + ab[j] * value;
-            }
-            out[((i * Class::nb + j) * Class::nc + k) * Class::nd + l] = value;
-          }
+          for (int l = 0; l < Class::nd; ++l)
+            out[((i * Class::nb + j) * Class::nc + k) * Class::nd + l] =
+                moved_unrolled<first_a + i, Class::first_b + j>(
+                    [&](auto e_) { return ket_moved[decltype(e_)::value][k][l]; }, ab);
         }
       });
     });

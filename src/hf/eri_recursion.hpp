@@ -36,13 +36,13 @@ struct QuartetClass {
   static_assert(lane_na * lanes == na, "a's components split evenly among the lanes");
   // The recursion's extents: [e0|f0]^(m) for e up to degree le, f up to lf, m up to lm.
   static constexpr int le = la + lb, lf = lc + ld, lm = le + lf;
-  // Classes whose pairs each take one HRR step (lb, ld <= 1) and whose recursion reaches lm <= 5
-  // unroll it into registers (eri.hpp's UnrolledRecursion): the s and p classes, and the d
-  // classes from (ds|ss) to (dp|ds). Those with lm = 5, (dp|pp) and (dp|ds), hold 240-255
-  // registers and a few hundred bytes of stack, where the looped path keeps tables sized for
-  // (dd|dd) in local memory. The others loop over such tables (eri_looped.hpp): unrolled,
-  // (dd|dd)'s table of 3675 entries took nvcc four minutes for one kernel and would spill anyway.
-  static constexpr bool unrolled = lb <= 1 && ld <= 1 && lm <= 5;
+  // Classes whose recursion reaches lm <= 5 unroll it into registers (eri.hpp's
+  // UnrolledRecursion): the s and p classes, and the d classes from (ds|ss) to (dd|ps). Those
+  // with lm = 5, (dp|pp), (dp|ds) and (dd|ps), hold 240-255 registers and a few hundred bytes of
+  // stack, where the looped path keeps tables sized for (dd|dd) in local memory. The others loop
+  // over such tables (eri_looped.hpp): unrolled, (dd|dd)'s table of 3675 entries took nvcc four
+  // minutes for one kernel and would spill anyway.
+  static constexpr bool unrolled = lm <= 5;
   static constexpr int ne = components_up_to(le), nf = components_up_to(lf);
   static constexpr int first_a = components_up_to(la - 1), first_b = components_up_to(lb - 1);
   static constexpr int first_c = components_up_to(lc - 1), first_d = components_up_to(ld - 1);

@@ -38,7 +38,7 @@ std::string kernel_label(const char* stem) {
 // (pp|ss) fit 96 without spilling, and ran faster at five, above the 25% occupancy that four
 // cannot pass; (pp|ps) spills at 96 (520 bytes) and ran no faster, so it keeps 128
 // (docs/performance-notes.md). (pp|pp)'s lane keeps about 210 registers live and spills when
-// capped at 128 or 168; the unrolled d classes of its size or more (lm >= 4) take 150 to 255.
+// capped at 128 or 168; the unrolled d classes of its size or more (lm >= 4) take 120 to 255.
 template <class Class>
 struct QuartetLaunch {
   static constexpr unsigned threads = 128;
