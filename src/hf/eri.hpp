@@ -10,9 +10,9 @@
 //
 // Both pairs are canonical (l_a >= l_b, l_c >= l_d). Template parameters fix the quartet's class:
 // one instantiation per class, and two ways of running the recursions: unrolled into registers
-// for the s and p classes and the smaller d classes (UnrolledRecursion, below; QuartetClass says
-// which), and looped over tables in memory for the others (eri_looped.hpp), in one function that
-// all of a translation unit's looped classes call.
+// for every class but (dd|dd) (UnrolledRecursion, below; QuartetClass says which), and looped
+// over tables in memory for (dd|dd) (eri_looped.hpp), in one function that all of a translation
+// unit's looped classes call.
 // Both run the one primitive loop, contract_quartet.
 #pragma once
 
@@ -164,8 +164,9 @@ KOKKOS_FORCEINLINE_FUNCTION void contract_quartet(Recursion& recursion,
 
 }  // namespace Impl
 
-// Every looped class's ERI: one function, compiled once and called by each d class's kernels
-// (inlined, the fifteen d classes' kernels kept nvcc and ptxas busy for over half an hour).
+// Every looped class's ERI: one function, compiled once and called by each looped class's
+// kernels (inlined, the fifteen d classes' kernels kept nvcc and ptxas busy for over half an hour
+// when all of them looped).
 template <class Memory>
 KMINI_HF_NOINLINE KOKKOS_FUNCTION void eri_lane_looped(const ShellPairs<Memory>& pairs,
                                                        const BoysTable<Memory>& boys, int bra,

@@ -36,13 +36,13 @@ struct QuartetClass {
   static_assert(lane_na * lanes == na, "a's components split evenly among the lanes");
   // The recursion's extents: [e0|f0]^(m) for e up to degree le, f up to lf, m up to lm.
   static constexpr int le = la + lb, lf = lc + ld, lm = le + lf;
-  // Classes whose recursion reaches lm <= 5 unroll it into registers (eri.hpp's
-  // UnrolledRecursion): the s and p classes, and the d classes from (ds|ss) to (dd|ps). Those
-  // with lm = 5, (dp|pp), (dp|ds) and (dd|ps), hold 240-255 registers and a few hundred bytes of
-  // stack, where the looped path keeps tables sized for (dd|dd) in local memory. The others loop
-  // over such tables (eri_looped.hpp): unrolled, (dd|dd)'s table of 3675 entries took nvcc four
-  // minutes for one kernel and would spill anyway.
-  static constexpr bool unrolled = lm <= 5;
+  // Classes whose recursion reaches lm <= 7 unroll it into registers (eri.hpp's
+  // UnrolledRecursion): every class but (dd|dd). From lm = 5 on ((dp|pp), (dp|ds), (dd|ps) and
+  // the lm = 6 and 7 classes) they hold 240-255 registers and spill, but their local memory is
+  // a tenth or less of what the looped path's tables, sized for (dd|dd), take: unrolled, (dd|dp)
+  // ran 1.6x as fast, (dd|ds) 6x (docs/performance-notes.md). (dd|dd) loops over such tables
+  // (eri_looped.hpp): unrolled, its table of 3675 entries took nvcc four minutes for one kernel.
+  static constexpr bool unrolled = lm <= 7;
   static constexpr int ne = components_up_to(le), nf = components_up_to(lf);
   static constexpr int first_a = components_up_to(la - 1), first_b = components_up_to(lb - 1);
   static constexpr int first_c = components_up_to(lc - 1), first_d = components_up_to(ld - 1);

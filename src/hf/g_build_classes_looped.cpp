@@ -1,4 +1,4 @@
-// GBuilder's kernels for the classes whose recursions loop over tables in memory
+// GBuilder's kernels for the classes whose recursions loop over tables in memory, (dd|dd) alone
 // (g_build_class.hpp).
 #include "hf/g_build_class.hpp"
 
@@ -6,8 +6,4 @@ namespace {
 constexpr bool kUnrolledClassesHere = false;
 }
 
-KMINI_HF_G_BUILD_CLASS(4, 4)
-KMINI_HF_G_BUILD_CLASS(5, 2)
-KMINI_HF_G_BUILD_CLASS(5, 3)
-KMINI_HF_G_BUILD_CLASS(5, 4)
 KMINI_HF_G_BUILD_CLASS(5, 5)
