@@ -39,10 +39,15 @@ std::string kernel_label(const char* stem) {
 // cannot pass; (pp|ps) spills at 96 (520 bytes) and ran no faster, so it keeps 128
 // (docs/performance-notes.md). (pp|pp)'s lane keeps about 210 registers live and spills when
 // capped at 128 or 168; the unrolled d classes of its size or more (lm >= 4) take 120 to 255.
+// Those of lm >= 6 whose ket takes an HRR step, (dp|dp), (dd|pp) and (dd|dp), spill at 255
+// anyway and ran 16-20% faster at three blocks (168 registers) at 128 waters in 6-31G*; (dp|pp),
+// (dp|ds) and (dd|ds) ran as fast or slower there, (dd|ps) 9% faster at 128 waters and no faster
+// at 64, and those four keep two.
 template <class Class>
 struct QuartetLaunch {
   static constexpr unsigned threads = 128;
-  static constexpr unsigned blocks = Class::integrals >= 81 || (Class::unrolled && Class::lm >= 4)
+  static constexpr unsigned blocks = Class::unrolled && Class::lm >= 6 && Class::ld == 1 ? 3
+                                     : Class::integrals >= 81 || (Class::unrolled && Class::lm >= 4)
                                          ? 2
                                      : Class::integrals == 9 ? 5
                                                              : 4;
