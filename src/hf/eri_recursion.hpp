@@ -38,10 +38,11 @@ struct QuartetClass {
   static constexpr int le = la + lb, lf = lc + ld, lm = le + lf;
   // Classes whose recursion reaches lm <= 7 unroll it into registers (eri.hpp's
   // UnrolledRecursion): every class but (dd|dd). From lm = 5 on ((dp|pp), (dp|ds), (dd|ps) and
-  // the lm = 6 and 7 classes) they hold 240-255 registers and spill, but their local memory is
-  // a tenth or less of what the looped path's tables, sized for (dd|dd), take: unrolled, (dd|dp)
-  // ran 1.6x as fast, (dd|ds) 6x (docs/performance-notes.md). (dd|dd) loops over such tables
-  // (eri_looped.hpp): unrolled, its table of 3675 entries took nvcc four minutes for one kernel.
+  // the lm = 6 and 7 classes) they take every register their launch allows and spill, but their
+  // local memory is a tenth or less of what the looped path's tables, sized for (dd|dd), take:
+  // unrolled, (dd|dp) ran 1.6x as fast, (dd|ds) 6x (docs/performance-notes.md). (dd|dd) loops
+  // over such tables (eri_looped.hpp): unrolled, its table of 3675 entries took nvcc four minutes
+  // for one kernel.
   static constexpr bool unrolled = lm <= 7;
   static constexpr int ne = components_up_to(le), nf = components_up_to(lf);
   static constexpr int first_a = components_up_to(la - 1), first_b = components_up_to(lb - 1);
