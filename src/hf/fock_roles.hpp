@@ -135,13 +135,27 @@ KOKKOS_INLINE_FUNCTION void scatter_role(const Functions& functions, const doubl
   });
 }
 
-// Roles First..5 of a block, each through add.
-template <class Extents, int First = 0, class Functions, class Density, class Add>
+// Roles First .. End - 1 of a block, each through add.
+template <class Extents, int First, int End, class Functions, class Density, class Add>
+KOKKOS_INLINE_FUNCTION void scatter_role_range(const Functions& functions, const double* eri,
+                                               const Density& density, const Add& add) {
+  if constexpr (First < End) {
+    scatter_role<Extents, First>(functions, eri, density, add);
+    scatter_role_range<Extents, First + 1, End>(functions, eri, density, add);
+  }
+}
+
+// The roles 0 and 1 are the Coulomb updates, 2 to 5 the exchange updates.
+constexpr int kCoulombRoles = 2;
+
+// A block's Coulomb roles, and its exchange roles where `exchange` (QuartetScreen's
+// needs_exchange), each through add.
+template <class Extents, class Functions, class Density, class Add>
 KOKKOS_INLINE_FUNCTION void scatter_roles(const Functions& functions, const double* eri,
-                                          const Density& density, const Add& add) {
-  scatter_role<Extents, First>(functions, eri, density, add);
-  if constexpr (First + 1 < kFockRoles)
-    scatter_roles<Extents, First + 1>(functions, eri, density, add);
+                                          const Density& density, const Add& add, bool exchange) {
+  scatter_role_range<Extents, 0, kCoulombRoles>(functions, eri, density, add);
+  if (exchange)
+    scatter_role_range<Extents, kCoulombRoles, kFockRoles>(functions, eri, density, add);
 }
 
 }  // namespace kmini::hf

@@ -191,6 +191,7 @@ void GBuilder::make_plan() {
   device_ = make_tables<DeviceMemory>();
   host_.reset();
   kept_.assign(plan_.classes.size(), 0.0);
+  coulomb_only_.assign(plan_.classes.size(), 0.0);
 }
 
 template <class Memory>
@@ -213,7 +214,7 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
     host_pair_of(pair_shells_[i][0], pair_shells_[i][1]) = static_cast<int>(i);
   Kokkos::deep_copy(pair_of, host_pair_of);
   t->shells.pair_of = pair_of;
-  t->kept_count = Kokkos::View<int, Memory>("hf::kept_count");
+  t->kept_count = Kokkos::View<int[2], Memory>("hf::kept_count");
   const bool by_density = settings_.screening == Screening::density;
   for (const ClassPlan& c : plan_.classes) {
     t->classes.push_back(class_data<Memory>(c, pair_shells_, shells));
@@ -237,6 +238,7 @@ void GBuilder::screen(const Matrix<DeviceMemory>& density, Build& build) {
   build.candidates.assign(classes, 0);
   build.totals.assign(classes, 0);
   kept_.assign(classes, 0.0);
+  coulomb_only_.assign(classes, 0.0);
   build.host_offsets.assign(classes, {});
   last_.largest_density = 0.0;
   if (settings_.screening == Screening::schwarz) {
@@ -443,11 +445,10 @@ void GBuilder::finish(Build& build, const Matrix<DeviceMemory>& g) {
   Kokkos::fence();
   const std::size_t classes = plan_.classes.size();
   last_.candidates.assign(classes, 0.0);
-  last_.computed.assign(classes, 0.0);
-  for (std::size_t i = 0; i < classes; ++i) {
+  last_.computed = kept_;
+  last_.coulomb_only = coulomb_only_;
+  for (std::size_t i = 0; i < classes; ++i)
     last_.candidates[i] = static_cast<double>(build.candidates[i]);
-    last_.computed[i] = kept_[i];
-  }
 }
 
 }  // namespace kmini::hf

@@ -19,6 +19,8 @@ namespace kmini::hf {
 
 using DeviceMemory = Kokkos::DefaultExecutionSpace::memory_space;
 
+struct ListedParts;  // g_kernels.hpp
+
 enum class GUpdate {
   atomic,           // plain atomics into G for every contribution
   warp_aggregated,  // the same through the reducers' warp-aggregated atomics
@@ -38,10 +40,11 @@ struct GBuildSettings {
 
 // What one G build did on this rank, class by class (in the plan's order).
 struct GBuildRecord {
-  std::vector<double> seconds;     // each class's time, fenced on both sides
-  std::vector<double> candidates;  // the quartets of this build's prefixes
-  std::vector<double> computed;    // those the screen kept: the quartets computed
-  double largest_density = 0.0;    // max |D| of the build's density (density screening)
+  std::vector<double> seconds;       // each class's time, fenced on both sides
+  std::vector<double> candidates;    // the quartets of this build's prefixes
+  std::vector<double> computed;      // those the screen kept: the quartets computed
+  std::vector<double> coulomb_only;  // those of them whose exchange updates the screen skipped
+  double largest_density = 0.0;      // max |D| of the build's density (density screening)
 
   double total_computed() const;
   double total_seconds() const;
@@ -106,11 +109,11 @@ class GBuilder {
   template <class Class, class Sink>
   void launch(const char* stem, std::size_t i, std::int64_t first, std::int64_t count,
               const Sink& sink);
-  // ClassQuartets on the first `listed` quartets of the tables' list, offsets from `first`.
+  // ClassQuartets on the parts of the tables' list, offsets from `first`.
   template <class Class, class Sink>
   void compute_listed(const char* stem, std::size_t i,
                       const Tables<typename Sink::Exec::memory_space>& t, std::int64_t first,
-                      int listed, const Sink& sink) const;
+                      const ListedParts& parts, const Sink& sink) const;
   template <class Class>
   void split(std::size_t i, int bra_begin, int bra_end, Build& build);
   template <class Class>
@@ -149,7 +152,8 @@ class GBuilder {
   double threshold_scale_ = 1.0;
   QuartetPlan plan_;
   GBuildRecord last_;
-  std::vector<double> kept_;  // per class, the quartets this build has computed so far
+  std::vector<double> kept_;          // per class, the quartets this build has computed so far
+  std::vector<double> coulomb_only_;  // per class, those of them without exchange updates
   double batch_capacity_ = 0.0;
   std::unique_ptr<Tables<DeviceMemory>> device_;
   std::unique_ptr<Tables<Kokkos::HostSpace>> host_;  // made when a host variant first runs

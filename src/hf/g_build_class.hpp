@@ -99,23 +99,26 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
     t.kept_list = KeptList<Memory>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), chunk);
   for (std::int64_t begin = first; begin < first + count; begin += chunk) {
+    const int candidates = static_cast<int>(std::min(chunk, first + count - begin));
     Kokkos::deep_copy(t.kept_count, 0);
     Kokkos::parallel_for(
         Impl::kernel_label<Class>("list_kept_"),
-        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
-            0, std::min(chunk, first + count - begin)),
-        ListKept<Memory>{t.classes[i], t.screen, begin, t.kept_list, t.kept_count});
-    int listed = 0;
-    Kokkos::deep_copy(listed, t.kept_count);
-    kept_[i] += listed;
-    compute_listed<Class>(stem, i, t, begin, listed, sink);
+        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, candidates),
+        ListKept<Memory>{t.classes[i], t.screen, begin, candidates, t.kept_list, t.kept_count});
+    int listed[2] = {0, 0};
+    Kokkos::deep_copy(Kokkos::View<int[2], Kokkos::HostSpace>(listed), t.kept_count);
+    const ListedParts parts{listed[0], candidates - listed[1], listed[1]};
+    kept_[i] += static_cast<double>(parts.total());
+    coulomb_only_[i] += parts.coulomb;
+    compute_listed<Class>(stem, i, t, begin, parts, sink);
   }
 }
 
 template <class Class, class Sink>
 void GBuilder::compute_listed(const char* stem, std::size_t i,
                               const Tables<typename Sink::Exec::memory_space>& t,
-                              std::int64_t first, int listed, const Sink& sink) const {
+                              std::int64_t first, const ListedParts& parts,
+                              const Sink& sink) const {
   using Exec = typename Sink::Exec;
   // Dynamic: on the host, a static split gives the first thread the plan's most contracted
   // quartets (the GPU schedules its blocks as SMs free up anyway).
@@ -124,9 +127,9 @@ void GBuilder::compute_listed(const char* stem, std::size_t i,
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>, Kokkos::Schedule<Kokkos::Dynamic>,
                           Kokkos::LaunchBounds<Impl::QuartetLaunch<Class>::threads,
                                                Impl::QuartetLaunch<Class>::blocks>>(
-          0, static_cast<std::int64_t>(listed) * Class::lanes),
+          0, parts.total() * Class::lanes),
       ClassQuartets<Class, Exec, Sink>{t.pairs, t.boys, t.classes[i], t.screen, first, t.kept_list,
-                                       sink});
+                                       parts, sink});
 }
 
 template <class Class, class AfterStore>
@@ -204,11 +207,11 @@ void GBuilder::warm_up_class(const std::vector<GUpdate>& updates, std::size_t i,
     // away.
     switch (update) {
       case GUpdate::atomic:
-        compute_listed<Class>("eri_atomic_", i, t, 0, 1,
+        compute_listed<Class>("eri_atomic_", i, t, 0, ListedParts{1, 1, 0},
                               ScatterSink<Class, Impl::Device, Plain>{density, Plain{g}});
         break;
       case GUpdate::warp_aggregated:
-        compute_listed<Class>("eri_warp_aggregated_", i, t, 0, 1,
+        compute_listed<Class>("eri_warp_aggregated_", i, t, 0, ListedParts{1, 1, 0},
                               ScatterSink<Class, Impl::Device, Aggregated>{density, Aggregated{g}});
         break;
       case GUpdate::kernel_split:

@@ -32,9 +32,9 @@ struct GBuilder::Tables {
   std::vector<ClassCut<Memory>> cuts;
   Kokkos::View<double**, Kokkos::LayoutRight, Memory> shell_density;
   QuartetScreen<Memory> screen;
-  // A chunk's kept quartets and their number (ListKept), grown to the largest chunk.
+  // A chunk's kept quartets and their numbers (ListKept), grown to the largest chunk.
   KeptList<Memory> kept_list;
-  Kokkos::View<int, Memory> kept_count;
+  Kokkos::View<int[2], Memory> kept_count;
 };
 
 // The host's part of a build where some classes are host_update or cpu: the density copied over

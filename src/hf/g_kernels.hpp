@@ -1,10 +1,12 @@
 // The G-build kernels, shared by every update variant.
 //
 // `ListKept` lists which of a chunk of a class's candidate quartets (this build's prefixes,
-// class_data.hpp) the screen keeps (quartet_screen.hpp). `ClassQuartets`, the one kernel that
+// class_data.hpp) the screen keeps (quartet_screen.hpp), those whose exchange updates are made
+// apart from those kept for their Coulomb updates alone. `ClassQuartets`, the one kernel that
 // computes integrals, then computes each listed quartet by Class::lanes threads (eri.hpp), each
 // handing its share of the integrals to a sink:
-//   - ScatterSink adds their contributions to G (atomic, warp_aggregated, cpu);
+//   - ScatterSink adds their contributions to G (atomic, warp_aggregated, cpu), the exchange
+//     updates only for the first part of the list;
 //   - StoreSink writes them to a buffer (kernel_split's first kernel, host_update's device part).
 //
 // `ScatterBuffered` adds buffered quartets into G on the host (host_update); the gather that
@@ -82,13 +84,14 @@ struct ScatterSink {
   Add add;
 
   KOKKOS_INLINE_FUNCTION void quartet(std::int64_t, const LaneFunctions<Class>& functions,
-                                      const double* eri) const {
-    scatter_roles<LaneExtents<Class>>(functions, eri, density, add.bind());
+                                      const double* eri, bool exchange) const {
+    scatter_roles<LaneExtents<Class>>(functions, eri, density, add.bind(), exchange);
   }
 };
 
 // Writes each lane's (already weighted) integrals into the buffer, a whole quartet's block in
-// its shells' own order at (t - first) * Class::integrals for the class's quartet t.
+// its shells' own order at (t - first) * Class::integrals for the class's quartet t. Which
+// updates they make is the reader's to decide, with the same screen.
 template <class Class, class ExecSpace>
 struct StoreSink {
   using Exec = ExecSpace;
@@ -97,7 +100,7 @@ struct StoreSink {
   std::int64_t first = 0;
 
   KOKKOS_INLINE_FUNCTION void quartet(std::int64_t t, const LaneFunctions<Class>& functions,
-                                      const double* eri) const {
+                                      const double* eri, bool) const {
     using Lane = LaneExtents<Class>;
     using Whole = QuartetExtents<Class>;
     double* block = &buffer((t - first) * Whole::size);
@@ -117,14 +120,28 @@ struct StoreSink {
   }
 };
 
+// Where ListKept put a chunk's kept quartets: entries [0, exchange) make their exchange updates,
+// entries [coulomb_begin, coulomb_begin + coulomb) only their Coulomb updates.
+struct ListedParts {
+  int exchange = 0;
+  int coulomb_begin = 0;
+  int coulomb = 0;
+  std::int64_t total() const { return std::int64_t{exchange} + coulomb; }
+};
+
 // A chunk's kept quartets: per entry the offset of the quartet from the chunk's first, and its bra
 // position, which ListKept has found anyway and ClassQuartets would otherwise search for again
 // (a binary search over the class's bras: a chain of dependent loads per quartet).
 template <class Memory>
 using KeptList = Kokkos::View<int* [2], Kokkos::LayoutRight, Memory>;
 
-// Appends each of the candidates [first, first + count) that the screen keeps to `list`,
-// counting them in `listed`.
+// Lists each of the candidates [first, first + count) that the screen keeps: from the front of
+// `list` those whose exchange updates are made, counted in listed(0), and from the back of its
+// first `count` entries those kept for their Coulomb updates alone, counted in listed(1).
+//
+// Apart, each warp but one makes the exchange updates for all its quartets or for none: in one
+// list, a warp would make them whenever one of its quartets needed them, and the kets of a bra,
+// listed by bound, mix near and far pairs.
 //
 // Computing the candidates as they come left a thread idle for every quartet the screen drops
 // while its warp computed the others, and density screening drops a large share of a large
@@ -137,20 +154,27 @@ struct ListKept {
   ClassData<Memory> data;
   QuartetScreen<Memory> screen;
   std::int64_t first = 0;
+  int count = 0;
   KeptList<Memory> list;
-  Kokkos::View<int, Memory> listed;
+  Kokkos::View<int[2], Memory> listed;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t w) const {
     int p, q;
     data.quartet(first + w, p, q);
-    if (!screen.keeps(data.bra_pairs(p), data.ket_pairs(q))) return;
-    const int k = reduce::atomic_fetch_add_match(&listed(), 1);
-    list(k, 0) = static_cast<int>(w);
-    list(k, 1) = p;
+    const int bra = data.bra_pairs(p), ket = data.ket_pairs(q);
+    if (!screen.keeps(bra, ket)) return;
+    const bool exchange = screen.needs_exchange(bra, ket);
+    const int k = reduce::atomic_fetch_add_match(&listed(exchange ? 0 : 1), 1);
+    const int at = exchange ? k : count - 1 - k;
+    list(at, 0) = static_cast<int>(w);
+    list(at, 1) = p;
   }
 };
 
-// The listed quartets first + list(0 .. count), each by Class::lanes consecutive work items.
+// The listed quartets of both parts of ListKept's list, first + list(0 .. parts.exchange) and
+// first + list(parts.coulomb_begin ..), the first part with its exchange updates, each quartet by
+// Class::lanes consecutive work items. One launch for both: (dd|dd)'s few and long quartets took
+// half as long again in two, each launch waiting for its slowest.
 //
 // One work item per lane, launched as a parallel_for so that the GPU hands out blocks as SMs
 // free up: the plan's lists start with the most contracted pairs, whose quartets cost up to a
@@ -168,11 +192,15 @@ struct ClassQuartets {
   QuartetScreen<Memory> screen;  // for the primitive screen's cutoff
   std::int64_t first = 0;
   Kokkos::View<const int* [2], Kokkos::LayoutRight, Memory> list;
+  ListedParts parts;
   Sink sink;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t w) const {
-    const std::int64_t t = first + list(w / Class::lanes, 0);
-    const int p = list(w / Class::lanes, 1), q = data.ket_of(t, p);
+    const int listed = static_cast<int>(w / Class::lanes);
+    const bool exchange = listed < parts.exchange;
+    const int entry = exchange ? listed : parts.coulomb_begin + (listed - parts.exchange);
+    const std::int64_t t = first + list(entry, 0);
+    const int p = list(entry, 1), q = data.ket_of(t, p);
     LaneFunctions<Class> functions;
     functions.lane = static_cast<int>(w % Class::lanes);
     const int bra = data.bra_pairs(p), ket = data.ket_pairs(q);
@@ -182,7 +210,7 @@ struct ClassQuartets {
     eri_lane<Class>(pairs, boys, bra, ket, functions.lane, eri, screen.primitive_cutoff(bra, ket));
     Impl::block_for<(Class::integrals <= kMostUnrolledIntegrals), Class::lane_integrals>(
         [&](int k) { eri[k] *= weight; });
-    sink.quartet(t, functions, eri);
+    sink.quartet(t, functions, eri, exchange);
   }
 };
 
@@ -206,7 +234,7 @@ struct ScatterBuffered {
     BlockFunctions functions;
     quartet_layout(pairs, bra, ket, false, functions.first);
     scatter_roles<QuartetExtents<Class>>(functions, &buffer((t - first) * Class::integrals),
-                                         density, add.bind());
+                                         density, add.bind(), screen.needs_exchange(bra, ket));
   }
 };
 

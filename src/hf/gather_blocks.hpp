@@ -1,7 +1,9 @@
 // kernel_split's second kernel: one team per ordered shell pair (s, t) owns G's block (s, t) and
 // sums, in a fixed order, every contribution the buffered quartets (bras [p_begin, p_end)) make
 // to it in each of the six roles. No atomics, and the same sums in the same order every run with
-// the same team size. Quartets the screen dropped were never computed: the same test skips them.
+// the same team size. Quartets the screen dropped were never computed: the same test skips them,
+// and the same screen's needs_exchange decides a quartet's exchange roles, as in the other
+// variants.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -27,13 +29,15 @@ struct GatherBlocks {
   int p_begin = 0, p_end = 0;
   Matrix<Memory> g;
 
-  // acc(x, y) += the Role contribution of quartet (p, q), if it was computed.
+  // acc(x, y) += the Role contribution of quartet (p, q), if it was computed and the screen
+  // makes that update.
   template <int Role>
   KOKKOS_INLINE_FUNCTION void add_quartet(int p, int q, double acc[kF][kF]) const {
     using R = FockRole<Role>;
     using Extents = QuartetExtents<Class>;
     const int bra = data.bra_pairs(p), ket = data.ket_pairs(q);
     if (!screen.keeps(bra, ket)) return;
+    if (Role >= kCoulombRoles && !screen.needs_exchange(bra, ket)) return;
     BlockFunctions functions;
     quartet_layout(pairs, bra, ket, false, functions.first);
     const double* eri =

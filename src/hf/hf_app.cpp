@@ -141,6 +141,7 @@ WorkEstimate estimate_work(const Params& params, const Comm&, const VariantSpec&
 struct BuildRow {
   bool full = true;                // from the whole density, not its change
   double computed = 0.0;           // quartets
+  double coulomb_only = 0.0;       // of them, those without exchange updates
   double rank_computed_min = 0.0;  // the least and most any rank computed
   double rank_computed_max = 0.0;
   double largest_density = 0.0;       // max |D| of what was built (density screening)
@@ -333,6 +334,9 @@ class HfCase : public Case {
         largest.push_back(row.largest_density);
       out.push_back({"scf_largest_density", largest.empty() ? 0.0 : largest.back(),
                      "max |D| each SCF build screened with (values: per build)", largest});
+      out.push_back({"quartets_coulomb_only", repeat_row_.coulomb_only,
+                     "per G build from the converged density, of the quartets computed: those "
+                     "whose exchange updates the screen skipped"});
     }
     // Each class's time in the G build from the converged density, and in each SCF build.
     for (std::size_t k = 0; k < plan.classes.size(); ++k) {
@@ -403,6 +407,8 @@ class HfCase : public Case {
     BuildRow row;
     row.full = full;
     row.computed = comm_.sum(record.total_computed());
+    row.coulomb_only =
+        comm_.sum(std::accumulate(record.coulomb_only.begin(), record.coulomb_only.end(), 0.0));
     row.rank_computed_min = comm_.min(record.total_computed());
     row.rank_computed_max = comm_.max(record.total_computed());
     row.largest_density = record.largest_density;

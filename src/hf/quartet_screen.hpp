@@ -1,4 +1,4 @@
-// Which planned quartets one G build computes.
+// Which planned quartets one G build computes, and which of their Fock updates.
 //
 // `schwarz`: every quartet the plan kept (Q_ab Q_cd >= threshold; the plan's candidates hold a
 // few more, which this test drops). `density`: a quartet also needs
@@ -6,6 +6,10 @@
 // (its Coulomb pairings) and ac, bd, ad, bc (its exchange pairings), to reach the threshold: a
 // quartet's contribution to G is at most that product, so where the density is small (far
 // apart shells, or the change of the density in an incremental build) whole quartets drop out.
+// The same bound, taken over the exchange pairings alone, decides whether a kept quartet's four
+// exchange updates are made (`needs_exchange`): a quartet of two pairs far apart is kept for its
+// Coulomb updates, and its exchange updates, each under the threshold, are skipped as a dropped
+// quartet's are. Each update that is made is made whole, by every variant alike.
 //
 // Each build first takes max |D| per shell block on the device (`shell_density_maxima`). The
 // largest of them bounds every quartet, so each bra's prefix of kets is cut where the kets'
@@ -48,14 +52,26 @@ struct QuartetScreen {
     return pair_bound(bra) * pair_bound(ket) * coupled_density(bra, ket) >= threshold;
   }
 
+  // Whether a kept quartet's exchange updates can reach the threshold (always under Schwarz).
+  KOKKOS_INLINE_FUNCTION bool needs_exchange(int bra, int ket) const {
+    if (!by_density) return true;
+    return pair_bound(bra) * pair_bound(ket) * exchange_density(bra, ket) >= threshold;
+  }
+
   // What multiplies an integral of the quartet in G, at most: the largest density element it
   // couples under density screening, 1 under Schwarz screening (which bounds the integrals).
   KOKKOS_INLINE_FUNCTION double coupled_density(int bra, int ket) const {
     if (!by_density) return 1.0;
+    return larger(shell_density(pair_shells(bra, 0), pair_shells(bra, 1)),
+                  larger(shell_density(pair_shells(ket, 0), pair_shells(ket, 1)),
+                         exchange_density(bra, ket)));
+  }
+
+  // The largest density element of the quartet's exchange pairings: ac, bd, ad and bc.
+  KOKKOS_INLINE_FUNCTION double exchange_density(int bra, int ket) const {
     const int a = pair_shells(bra, 0), b = pair_shells(bra, 1);
     const int c = pair_shells(ket, 0), d = pair_shells(ket, 1);
-    return larger(larger(larger(shell_density(a, b), shell_density(c, d)),
-                         larger(shell_density(a, c), shell_density(b, d))),
+    return larger(larger(shell_density(a, c), shell_density(b, d)),
                   larger(shell_density(a, d), shell_density(b, c)));
   }
 

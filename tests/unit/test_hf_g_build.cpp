@@ -1,6 +1,7 @@
 // The G build (hf/g_build.hpp) of two waters in 6-31G from a random density, by every update,
-// against G summed function by function from the whole ERI tensor; and the kept quartets listed
-// in many small chunks, as a large cluster's are, against one chunk per class.
+// against G summed function by function from the whole ERI tensor; the kept quartets listed
+// in many small chunks, as a large cluster's are, against one chunk per class; and the exchange
+// updates that density screening skips, the same in every update and each under the threshold.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -123,7 +124,7 @@ DeviceMatrix device_matrix(const std::vector<double>& values, int n) {
 
 struct Built {
   std::vector<double> g;
-  double computed = 0.0, candidates = 0.0;
+  double computed = 0.0, candidates = 0.0, coulomb_only = 0.0;
 };
 
 Built build(const MolecularBasis& basis, const GBuildSettings& settings, GUpdate update,
@@ -138,6 +139,8 @@ Built build(const MolecularBasis& basis, const GBuildSettings& settings, GUpdate
     for (int j = 0; j < n; ++j)
       out.g.push_back(host(i, j));
   out.computed = builder.last().total_computed();
+  for (const double c : builder.last().coulomb_only)
+    out.coulomb_only += c;
   for (const double c : builder.last().candidates)
     out.candidates += c;
   return out;
@@ -206,6 +209,39 @@ TEST(HfGBuild, ManyChunksComputeTheQuartetsAndGOfOne) {
     EXPECT_GT(whole.candidates, 50.0 * 97.0) << name_of(update);
     EXPECT_EQ(chunked.computed, whole.computed) << name_of(update);
     EXPECT_LT(largest_difference(chunked.g, whole.g), 1e-12) << name_of(update);
+  }
+}
+
+// A kept quartet whose exchange pairings' bound is under the threshold makes its Coulomb updates
+// alone. Every update must skip the same ones (they agree to rounding), and what they skip must
+// stay within the threshold's reach: each skipped contribution to an element of G is under the
+// threshold, and a few hundred quartets touch an element here. Skipping the exchange updates of
+// every quartet, or of none where the screen skips them in another variant, fails one of the two;
+// the skipped updates moved G by 1.8e-6 here, against a tolerance of 3e-5.
+TEST(HfGBuild, EveryUpdateSkipsTheSameExchangeUpdatesEachUnderTheThreshold) {
+  const MolecularBasis basis = two_waters();
+  const int n = basis.functions;
+  std::mt19937_64 rng(13);
+  // As in a cluster, the density between the two molecules (13 functions each) is small: the
+  // quartets of one pair on each molecule are kept for their Coulomb updates alone.
+  std::vector<double> d = random_density(n, 6.0, rng);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if ((i < n / 2) != (j < n / 2)) d[i * n + j] *= 1e-4;
+  const std::vector<double> want = reference_g(eri_tensor(basis), d, n);
+  const DeviceMatrix density = device_matrix(d, n);
+  GBuildSettings settings;
+  settings.screening = Screening::density;
+  settings.threshold = 1e-6;
+  settings.chunk_quartets = 97;
+  const Built first = build(basis, settings, kUpdates[0], density);
+  EXPECT_GT(first.coulomb_only, 0.05 * first.computed);
+  EXPECT_LT(first.coulomb_only, first.computed);
+  for (const GUpdate update : kUpdates) {
+    const Built got = build(basis, settings, update, density);
+    EXPECT_EQ(got.coulomb_only, first.coulomb_only) << name_of(update);
+    EXPECT_LT(largest_difference(got.g, first.g), 1e-12) << name_of(update);
+    EXPECT_LT(largest_difference(got.g, want), 30.0 * settings.threshold) << name_of(update);
   }
 }
 
