@@ -173,8 +173,9 @@ struct ListKept {
 
 // The listed quartets of both parts of ListKept's list, first + list(0 .. parts.exchange) and
 // first + list(parts.coulomb_begin ..), the first part with its exchange updates, each quartet by
-// Class::lanes consecutive work items. One launch for both: (dd|dd)'s few and long quartets took
-// half as long again in two, each launch waiting for its slowest.
+// Class::lanes consecutive work items. One launch for both: in two, each would wait for its
+// slowest quartet, which costs a class of few and long quartets such as (dd|dd) more than the
+// split saves (docs/performance-notes.md).
 //
 // One work item per lane, launched as a parallel_for so that the GPU hands out blocks as SMs
 // free up: the plan's lists start with the most contracted pairs, whose quartets cost up to a
