@@ -90,6 +90,16 @@ std::vector<PointCharge> nuclei_of(const Molecule& molecule) {
   return nuclei;
 }
 
+// Over the molecule's atoms: the primitives contractions: optimized left out of their shells.
+double primitives_removed(const HfSetup& setup) {
+  double n = 0.0;
+  for (const Atom& atom : setup.molecule.atoms) {
+    const auto found = setup.primitives_removed_of_element.find(atom.atomic_number);
+    if (found != setup.primitives_removed_of_element.end()) n += found->second;
+  }
+  return n;
+}
+
 // The Cartesian functions the integrals run over (at least the SCF's).
 int basis_functions(const HfSetup& setup) {
   int n = 0;
@@ -313,6 +323,8 @@ class HfCase : public Case {
         {"integrals_per_second", integrals / fastest_repeat_,
          "in the fastest G build from the converged density"},
         {"basis_functions", static_cast<double>(transform_->working()), "the SCF's"},
+        {"primitives_removed", primitives_removed(setup_),
+         "from the molecule's contractions by contractions: optimized (0 with as_given)"},
         {"spherical_functions", setup_.functions == Functions::spherical ? 1.0 : 0.0,
          "1: the SCF ran over real solid harmonics (5 per d shell), 0: over Cartesian "
          "functions (6)"},

@@ -7,6 +7,7 @@
 #include "hf/cartesian.hpp"
 #include "hf/linear_dependence.hpp"
 #include "hf/molecular_basis.hpp"
+#include "hf/shared_primitives.hpp"
 
 namespace kmini::hf {
 
@@ -16,6 +17,9 @@ namespace {
 struct HfChoices {
   Choice<Units> units{"units", {{"angstrom", Units::angstrom}, {"bohr", Units::bohr}}};
   Choice<Guess> guess{"guess", {{"sad", Guess::sad}, {"core", Guess::core}}};
+  Choice<Contractions> contractions{
+      "contractions",
+      {{"optimized", Contractions::optimized}, {"as_given", Contractions::as_given}}};
   // std::nullopt: the basis family's own convention.
   Choice<std::optional<Functions>> functions{"functions",
                                              {{"auto", std::nullopt},
@@ -75,6 +79,15 @@ std::vector<ParamSpec> hf_params() {
                  "starts with cc- or aug-cc-), cartesian for the others (6-31g*, 6-31g**). The "
                  "integrals are Cartesian either way; the metric spherical_functions says which "
                  "the SCF used")
+          .sweepable(),
+      words.contractions
+          .param(Contractions::optimized,
+                 "as_given: the basis file's contractions; optimized: a primitive that an "
+                 "element also has as a shell of its own (one primitive, the same l) is left out "
+                 "of the element's other contractions of that l. The functions span the same "
+                 "space, so the energy is the same; cc-pVDZ's oxygen 1s and 2s lose their most "
+                 "diffuse primitive, which is what kept their quartets between atoms long "
+                 "(the metric primitives_removed counts them over the molecule)")
           .sweepable(),
       ParamSpec::integer("charge", 0,
                          "the molecule's total charge; the electron count must be even"),
@@ -184,6 +197,9 @@ HfSetup read_setup(const Params& params) {
       }
     setup.basis = read_gaussian94(setup.basis_file);
     if (shipped) setup.basis.name = basis;  // "6-31g*", not its file's "6-31g-star"
+    setup.contractions = choices().contractions.of(params);
+    if (setup.contractions == Contractions::optimized)
+      setup.primitives_removed_of_element = remove_shared_primitives(setup.basis);
   } catch (const InputError& e) {
     params.reject("basis", e.what());
   }

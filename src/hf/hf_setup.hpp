@@ -3,6 +3,7 @@
 // malformed file) is rejected here, before anything runs, naming the key that holds it.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 namespace kmini::hf {
 
 enum class Guess { sad, core };
+enum class Contractions { as_given, optimized };
 
 // A point's problem as its parameters state it (setup_of): the defaults are the parameters'
 // (hf_params), and nothing here assumes one.
@@ -25,6 +27,9 @@ struct HfSetup {
   Molecule molecule;
   BasisSet basis;
   std::string basis_file;
+  Contractions contractions;
+  // contractions: optimized: the primitives each element's shells lost (remove_shared_primitives).
+  std::map<int, int> primitives_removed_of_element;
   Functions functions;  // resolved: auto is the basis family's convention
   Guess guess;
   int max_iterations;

@@ -851,6 +851,27 @@ TEST(HfBasis, AFileWithAnSpShellGivesTheShippedEnergy) {
   EXPECT_GT(std::fabs(metric(runs[3][0], "energy") - shipped), 1e-4) << names[3];
 }
 
+// cc-pVDZ's contractions as the file gives them and with the primitives that its uncontracted
+// shells repeat left out: the same span, so the same energy.
+TEST(HfBasis, OptimizedContractionsGiveTheFilesEnergy) {
+  TempDir dir;
+  const std::string ammonia =
+      "molecule: " + shipped_molecule("ammonia") + "\nbasis: cc-pvdz\nvariant: atomic\n";
+  const auto runs =
+      run_suite(dir, {ammonia + "contractions: as_given\n", ammonia + "contractions: optimized\n"});
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_EQ(runs[0].size(), 1u);
+  ASSERT_EQ(runs[1].size(), 1u);
+  const YAML::Node& as_given = runs[0][0];
+  const YAML::Node& optimized = runs[1][0];
+  expect_converged(as_given);
+  expect_converged(optimized);
+  EXPECT_NEAR(metric(optimized, "energy"), metric(as_given, "energy"), kVariantAgreement);
+  // Nitrogen's 1s and 2s lose one s primitive each and its 2p one p; each hydrogen's 1s one.
+  EXPECT_EQ(metric(optimized, "primitives_removed"), 6.0);
+  EXPECT_EQ(metric(as_given, "primitives_removed"), 0.0);
+}
+
 // ---- validation failures
 // -------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <random>
 #include <string>
@@ -15,6 +16,7 @@
 #include "hf/basis_set.hpp"
 #include "hf/elements.hpp"
 #include "hf/molecule.hpp"
+#include "hf/shared_primitives.hpp"
 #include "support/expect.hpp"
 #include "support/process.hpp"
 
@@ -173,6 +175,66 @@ TEST(HfBasis, ShippedSetsCoverWaterAndNotPotassium) {
   EXPECT_CONTAINS(problem, "K (Z = 19)");
   EXPECT_CONTAINS(problem, "sto-3g");
   EXPECT_EQ(problem.find("Ca"), std::string::npos) << problem;
+}
+
+// ---- contractions: optimized ------------------------------------------------------------------
+
+TEST(HfBasis, OptimizedContractionsLeaveOutWhatAnUncontractedShellRepeats) {
+  const BasisSet file = read_gaussian94(shipped("basis/cc-pvdz.gbs"));
+  BasisSet cc = file;
+  const std::map<int, int> removed = remove_shared_primitives(cc);
+  // Every element's s contractions share their last primitive with the uncontracted s shell, and
+  // so do p's from boron on; hydrogen's one s contraction, too.
+  EXPECT_EQ(removed.at(1), 1);
+  EXPECT_EQ(removed.at(8), 3);
+  const std::vector<Shell>& o = cc.shells_of_element.at(8);
+  const std::vector<Shell>& o_file = file.shells_of_element.at(8);
+  ASSERT_EQ(ls_of(o), (std::vector<int>{0, 0, 0, 1, 1, 2}));
+  const std::vector<std::size_t> sizes{8, 8, 1, 3, 1, 1};
+  for (std::size_t k = 0; k < o.size(); ++k) {
+    SCOPED_TRACE("oxygen shell " + std::to_string(k));
+    ASSERT_EQ(o[k].exponents.size(), sizes[k]);
+    // The primitives kept keep their coefficients; the one left out was the last.
+    for (std::size_t p = 0; p < sizes[k]; ++p) {
+      EXPECT_EQ(o[k].exponents[p], o_file[k].exponents[p]);
+      EXPECT_EQ(o[k].coefficients[p], o_file[k].coefficients[p]);
+    }
+  }
+  EXPECT_EQ(o_file[0].exponents.back(), o_file[2].exponents[0]);
+  EXPECT_EQ(cc.shells_of_element.at(1)[0].exponents.size(), 3u);
+
+  for (const char* name : {"basis/sto-3g.gbs", "basis/6-31g.gbs", "basis/6-31g-star.gbs"}) {
+    BasisSet pople = read_gaussian94(shipped(name));
+    EXPECT_TRUE(remove_shared_primitives(pople).empty()) << name;
+  }
+
+  // What must stay: an exponent two contractions share; one an uncontracted shell of another l
+  // repeats; a contraction that would be left with nothing, or with a zero coefficient only. What
+  // goes: the primitive of the last contraction that its carbon's uncontracted s repeats.
+  TempDir dir;
+  BasisSet snippet = read_gaussian94(dir.write("snippet.gbs",
+                                               "C 0\n"
+                                               "S 2 1.00\n  5.0 0.4\n  2.0 0.6\n"
+                                               "S 2 1.00\n  2.0 0.3\n  0.9 0.7\n"
+                                               "P 1 1.00\n  5.0 1.0\n"
+                                               "S 2 1.00\n  0.4 0.5\n  0.2 0.5\n"
+                                               "S 2 1.00\n  0.15 1.0\n  0.08 0.0\n"
+                                               "S 3 1.00\n  9.0 0.2\n  3.0 0.5\n  0.1 0.3\n"
+                                               "S 1 1.00\n  0.4 1.0\n"
+                                               "S 1 1.00\n  0.2 1.0\n"
+                                               "S 1 1.00\n  0.15 1.0\n"
+                                               "S 1 1.00\n  0.1 1.0\n"
+                                               "****\n"));
+  const BasisSet before = snippet;
+  const std::map<int, int> snippet_removed = remove_shared_primitives(snippet);
+  EXPECT_EQ(snippet_removed, (std::map<int, int>{{6, 1}}));
+  const std::vector<Shell>& c = snippet.shells_of_element.at(6);
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    if (k == 5) continue;
+    EXPECT_EQ(c[k].exponents, before.shells_of_element.at(6)[k].exponents) << "shell " << k;
+  }
+  EXPECT_EQ(c[5].exponents, (std::vector<double>{9.0, 3.0}));
+  EXPECT_EQ(c[5].coefficients, (std::vector<double>{0.2, 0.5}));
 }
 
 // ---- a snippet with every feature ------------------------------------------------------------
