@@ -150,8 +150,8 @@ void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
 }
 
 // Primitive products are dropped below this times the screening threshold (shell_pairs.hpp):
-// the builds from a change of the density screen down to a thousandth of the threshold
-// (IncrementalG), which leaves two orders of magnitude between the smallest quartet bound any
+// the builds from a change of the density screen down to a hundredth of the threshold
+// (IncrementalG), which leaves three orders of magnitude between the smallest quartet bound any
 // build keeps and the largest primitive quartet left out.
 constexpr double kProductCutoffPerThreshold = 1e-5;
 

@@ -112,7 +112,10 @@ std::vector<ParamSpec> hf_params() {
                       "were within 7e-10 Eh of schwarz at 1e-12 with full builds at the default "
                       "(1e-12), and within 7.6e-9 Eh at 1e-11 (128 waters in 6-31G; H100, "
                       "2026-11-25); skipping the exchange updates moved them by under 2e-11 Eh "
-                      "(64 waters in 6-31G* and cc-pVDZ, 128 in 6-31G; H100, 2026-11-26)")
+                      "(64 waters in 6-31G* and cc-pVDZ, 128 in 6-31G; H100, 2026-11-26); "
+                      "screening the late changes at a hundredth of the threshold, not a "
+                      "thousandth, by at most 1e-10 Eh (32 to 128 waters in 6-31G, 6-31G* "
+                      "and cc-pVDZ; H100, 2026-11-27)")
           .range_above(0.0, 1e-6)
           .sweepable(),
       ParamSpec::boolean("primitive_screening", true,
@@ -128,7 +131,7 @@ std::vector<ParamSpec> hf_params() {
                  "(with screening: density, ever fewer quartets as the SCF converges): "
                  "looser while it is 1e-3 of the density or more (by its relative size, "
                  "at most 100 times the threshold and never looser than 1e-10), then "
-                 "after a full build tighter, by its relative size; and a full build "
+                 "after a full build at a hundredth of the threshold; and a full build "
                  "every full_rebuild_every iterations after the last")
           .sweepable(),
       ParamSpec::integer("full_rebuild_every", 8,

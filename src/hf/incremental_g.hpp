@@ -19,10 +19,12 @@
 //   - full: the first build after loose ones whose change falls below kLooseAbove, at the full
 //     threshold, and every `full_rebuild_every`-th build since the last full one (the first
 //     build is one, loose);
-//   - tight, after that: the change at the threshold times r, but never tighter than
-//     kTightestScale times it. Late changes, a thousandth as tight, still skip all but the
-//     largest quartets, since their density is a billionth, and their noise stays below what
-//     the convergence test can see.
+//   - tight, after that: the change (r below kLooseAbove) at kTightestScale times the
+//     threshold. Against its bound over the whole density a quartet is then screened at the
+//     threshold times kTightestScale / r, so late changes skip all but the largest quartets,
+//     and each build's noise is about kTightestScale times that of a change screened at the
+//     threshold, below what the convergence test can see. At a thousandth the first tight
+//     builds cost nearly a full one (docs/performance-notes.md).
 #pragma once
 
 #include <functional>
@@ -46,7 +48,7 @@ class IncrementalG {
   static constexpr double kLooseAbove = 1e-3;
   static constexpr double kLoosestScale = 100.0;
   static constexpr double kLoosestThreshold = 1e-10;
-  static constexpr double kTightestScale = 1e-3;
+  static constexpr double kTightestScale = 1e-2;
 
   // How much looser than `threshold` the loose builds may screen: kLoosestScale, less where that
   // would pass kLoosestThreshold, and never below 1.

@@ -107,8 +107,8 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
       const bool full = full_builds[e % 3][k];
       EXPECT_EQ(incremental.last_was_full(), full);
       // A large change is screened looser, by its size against the density's, up to
-      // kLoosestScale (so is the first build, from the guess); a small one tighter, down to the
-      // floor, but at the full threshold when built whole.
+      // kLoosestScale (so is the first build, from the guess); a small one tighter, at
+      // kTightestScale of it, but at the full threshold when built whole.
       double relative = 1.0;
       if (k > 0) {
         const std::vector<double> now = on_host(densities[k]), before = on_host(densities[k - 1]);
@@ -123,7 +123,7 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
           relative >= IncrementalG::kLooseAbove
               ? std::max(1.0, std::min(loosest, relative / IncrementalG::kLooseAbove))
           : full ? 1.0
-                 : std::max(relative, IncrementalG::kTightestScale);
+                 : IncrementalG::kTightestScale;
       EXPECT_EQ(scale > 1.0, k <= 5 && loosest > 1.0);
       EXPECT_EQ(scale < 1.0, k >= 7 && !full);
       if (k == 0) {
