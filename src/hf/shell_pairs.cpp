@@ -31,18 +31,32 @@ struct Product {
   double zeta, weight, center[3];
 };
 
+// On one centre a product depends on its two primitives only through zeta: the products of
+// (alpha, beta) and (beta, alpha) are one Gaussian, so their weights are summed into one product.
+// A contraction paired with itself, or with another over the same exponents (cc-pVDZ's 1s and
+// 2s, a Pople SP shell's s and p), then has n (n + 1) / 2 products, not n^2.
 std::vector<Product> products_of(const PlacedShell& a, const PlacedShell& b) {
   double ab2 = 0.0;
   for (int x = 0; x < 3; ++x)
     ab2 += (a.center[x] - b.center[x]) * (a.center[x] - b.center[x]);
+  const bool one_centre = a.center == b.center;
   std::vector<Product> out;
   for (std::size_t pa = 0; pa < a.exponents.size(); ++pa) {
     for (std::size_t pb = 0; pb < b.exponents.size(); ++pb) {
       const double alpha = a.exponents[pa], beta = b.exponents[pb];
+      const double weight = a.coefficients[pa] * b.coefficients[pb];
+      if (one_centre) {
+        const auto same = std::find_if(out.begin(), out.end(), [&](const Product& product) {
+          return product.zeta == alpha + beta;
+        });
+        if (same != out.end()) {
+          same->weight += weight;
+          continue;
+        }
+      }
       Product product;
       product.zeta = alpha + beta;
-      product.weight =
-          a.coefficients[pa] * b.coefficients[pb] * std::exp(-alpha * beta / product.zeta * ab2);
+      product.weight = weight * std::exp(-alpha * beta / product.zeta * ab2);
       for (int x = 0; x < 3; ++x)
         product.center[x] = (alpha * a.center[x] + beta * b.center[x]) / product.zeta;
       out.push_back(product);

@@ -675,6 +675,43 @@ TEST(ElectronRepulsionIntegrals, AgreeWithTheReferenceForEveryOrderOfSPAndDShell
   EXPECT_GE(counter.fraction(), 0.75);
 }
 
+// Shells over the same exponents, as cc-pVDZ's 1s and 2s or a Pople SP shell's s and p: on one
+// centre their pair's primitive products coincide pairwise and are merged (shell_pairs.cpp), on
+// two they must not be. Each shell of a quartet takes the exponents of the one before it, with
+// coefficients of its own.
+TEST(ElectronRepulsionIntegrals, AgreeWithTheReferenceWhereShellsShareExponents) {
+  const std::vector<std::array<int, 4>> layouts{
+      {0, 0, 1, 1}, {0, 1, 2, 3}, {0, 0, 1, 2}, {0, 1, 0, 1}, {0, 0, 0, 0}};
+  NonTrivialCounter counter;
+  for (int ls = 0; ls < 16; ++ls) {
+    const std::array<int, 4> l{ls % 2, ls / 2 % 2, ls / 4 % 2 * 2, ls / 8 % 2};
+    std::mt19937_64 rng(900 + ls);
+    for (const auto& layout : layouts) {
+      std::array<Center, 4> centers;
+      for (Center& center : centers)
+        center = random_center(rng, 1.0);
+      std::vector<GaussianShell> shells{random_shell(rng, l[0], centers[layout[0]], 3)};
+      while (shells[0].exponents.size() < 2)
+        shells[0] = random_shell(rng, l[0], centers[layout[0]], 3);
+      for (int s = 1; s < 4; ++s) {
+        GaussianShell shell = random_shell(rng, l[s], centers[layout[s]], 1);
+        shell.exponents = shells[0].exponents;
+        shell.coefficients.clear();
+        for (std::size_t k = 0; k < shell.exponents.size(); ++k)
+          shell.coefficients.push_back(0.2 + 0.8 * std::uniform_real_distribution<double>()(rng));
+        shells.push_back(shell);
+      }
+      SCOPED_TRACE(describe(shells));
+      const std::vector<double> want =
+          ref::reference_eri(shells[0], shells[1], shells[2], shells[3]);
+      EXPECT_TRUE(blocks_agree(eri_block(shells[0], shells[1], shells[2], shells[3]), want,
+                               kIntegralTolerance));
+      counter.add(want);
+    }
+  }
+  EXPECT_GE(counter.fraction(), 0.75);
+}
+
 // (ab|cd) = (ba|cd) = (ab|dc) = (ba|dc) = (cd|ab) = (dc|ab) = (cd|ba) = (dc|ba), function by
 // function, for four p shells and for quartets with d shells in different places.
 TEST(ElectronRepulsionIntegrals, HaveEightfoldPermutationalSymmetry) {
