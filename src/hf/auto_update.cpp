@@ -46,31 +46,31 @@ void AutoUpdate::build(GBuilder& builder, const Matrix<DeviceMemory>& density,
     return;
   }
   builder.warm_up(candidates_, density);
-  std::vector<std::vector<double>> seconds, computed;  // [class][candidate]
-  builder.build_in_parts(candidates_, density, g, seconds, computed);
-  const std::size_t classes = seconds.size(), n = candidates_.size();
+  const std::size_t classes = builder.plan().classes.size(), n = candidates_.size();
   rates_.assign(n, std::vector<double>(classes, -1.0));
-  for (std::size_t i = 0; i < classes; ++i) {
+  choice_.assign(classes, candidates_.front());
+  double overhead = 0.0;
+  const auto choose = [&](std::size_t i, const std::vector<double>& seconds,
+                          const std::vector<double>& computed) {
+    std::vector<std::vector<double>> column(n);
     for (std::size_t k = 0; k < n; ++k) {
       // Every rank takes part in the collective, computed or not.
-      const double rate = computed[i][k] > 0.0 ? seconds[i][k] / computed[i][k] : -1.0;
+      const double rate = computed[k] > 0.0 ? seconds[k] / computed[k] : -1.0;
       const double slowest = slowest_rank_(rate);
       rates_[k][i] = rate < 0.0 && slowest <= 0.0 ? -1.0 : slowest;
+      column[k] = {rates_[k][i]};
     }
-  }
-  const std::vector<std::size_t> fastest = fastest_per_class(rates_);
-  choice_.assign(classes, candidates_.front());
-  double overhead = 0.0, total = 0.0;
-  for (std::size_t i = 0; i < classes; ++i) {
-    choice_[i] = candidates_[fastest[i]];
-    const double best = rates_[fastest[i]][i];
-    for (std::size_t k = 0; k < n; ++k) {
-      total += seconds[i][k];
-      if (best >= 0.0) overhead += seconds[i][k] - best * computed[i][k];
-    }
-  }
+    const std::size_t fastest = fastest_per_class(column).at(0);
+    choice_[i] = candidates_[fastest];
+    const double best = rates_[fastest][i];
+    if (best >= 0.0)
+      for (std::size_t k = 0; k < n; ++k)
+        overhead += seconds[k] - best * computed[k];
+    return fastest;
+  };
+  builder.build_in_parts(candidates_, density, g, choose);
   overhead_ = slowest_rank_(overhead);
-  trial_seconds_ = slowest_rank_(total);
+  trial_seconds_ = slowest_rank_(builder.last().total_seconds());
   decided_ = true;
 }
 

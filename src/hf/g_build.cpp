@@ -155,9 +155,10 @@ void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
 // build keeps and the largest primitive quartet left out.
 constexpr double kProductCutoffPerThreshold = 1e-5;
 
-// build_in_parts gives each part this many stripes, every parts-th: a class's lists start with
-// its longest ket prefixes (whose quartets share a bra, and so its G block, run after run) and end
-// with its shortest, and a part of consecutive bras measured only one end.
+// build_in_parts gives each part at least this many stripes, one in each segment of a class's
+// lists: the lists start with their longest ket prefixes (whose quartets share a bra, and so its G
+// block, run after run) and end with their shortest, and a part of consecutive bras measured only
+// one end.
 constexpr std::size_t kStripesPerPart = 4;
 
 }  // namespace
@@ -328,8 +329,7 @@ void GBuilder::build_by_class(const std::vector<GUpdate>& updates,
 
 void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
                               const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g,
-                              std::vector<std::vector<double>>& part_seconds,
-                              std::vector<std::vector<double>>& part_computed) {
+                              const ChoosePart& choose) {
   Build build;
   build.density = density;
   build.g = g;
@@ -337,42 +337,65 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
   screen(density, build);
   const std::size_t classes = plan_.classes.size(), parts = parts_updates.size();
   last_.seconds.assign(classes, 0.0);
-  part_seconds.assign(classes, std::vector<double>(parts, 0.0));
-  part_computed.assign(classes, std::vector<double>(parts, 0.0));
   for (std::size_t i = 0; i < classes; ++i) {
-    if (build.candidates[i] == 0) continue;
-    const ClassPlan& c = plan_.classes[i];
-    const std::vector<std::int64_t>& at = offsets(i, build);
-    // Each range of the rank's share in parts x rounds stripes, dealt to the parts in turn, so
-    // that every part samples every range; the one range of a lone rank in kStripesPerPart rounds.
-    const std::size_t rounds = std::max<std::size_t>(1, kStripesPerPart / c.share.size());
-    const std::size_t stripes = parts * rounds;
-    double before = 0.0;
-    for (const auto& [first, last] : c.share) {
-      int begin = first;
-      const std::int64_t quartets = at[last] - at[first];
-      for (std::size_t k = 0; k < stripes; ++k) {
-        // The first bra whose quartets start at or past (k + 1) / stripes of the range's.
-        const std::int64_t target = at[first] + quartets * static_cast<std::int64_t>(k + 1) /
-                                                    static_cast<std::int64_t>(stripes);
-        const int end =
-            k + 1 == stripes
-                ? last
-                : static_cast<int>(std::lower_bound(at.begin() + first, at.begin() + last, target) -
-                                   at.begin());
-        const std::size_t part = k % parts;
-        Kokkos::fence();
-        const auto start = std::chrono::steady_clock::now();
-        if (end > begin) run_class(parts_updates[part], i, begin, end, build);
-        Kokkos::fence();
-        const double seconds = seconds_since(start);
-        part_seconds[i][part] += seconds;
-        last_.seconds[i] += seconds;
-        part_computed[i][part] += kept_[i] - before;
-        before = kept_[i];
-        begin = std::max(begin, end);
+    std::vector<double> part_seconds(parts, 0.0), part_computed(parts, 0.0);
+    // Each range of the rank's share in `rounds` segments of equal quartet counts, so that every
+    // part samples every range from end to end. A segment begins with one stripe per part,
+    // together kTrialShare of it; the rest of it waits for the choice.
+    std::vector<std::array<int, 2>> rest;
+    const auto timed = [&](GUpdate update, int begin, int end) {
+      const double before = kept_[i];
+      Kokkos::fence();
+      const auto start = std::chrono::steady_clock::now();
+      if (end > begin) run_class(update, i, begin, end, build);
+      Kokkos::fence();
+      const double seconds = seconds_since(start);
+      last_.seconds[i] += seconds;
+      return std::array<double, 2>{seconds, kept_[i] - before};
+    };
+    if (build.candidates[i] > 0) {
+      const ClassPlan& c = plan_.classes[i];
+      const std::vector<std::int64_t>& at = offsets(i, build);
+      // As many segments as give every part the first stripe of a segment equally often: the
+      // cost of a quartet changes along the lists, and a fixed order favoured one part ((pp|pp)
+      // went to warp-aggregated atomics, 26% slower than plain ones, at every size on the H100).
+      const std::size_t least = std::max<std::size_t>(1, kStripesPerPart / c.share.size());
+      const std::size_t rounds = (least + parts - 1) / parts * parts;
+      std::size_t turn = 0;
+      for (const auto& [first, last] : c.share) {
+        // The first bra whose quartets start at or past `fraction` of the range's.
+        const auto bra_at = [&, first = first, last = last](double fraction) {
+          if (fraction >= 1.0) return last;
+          const auto target = at[first] + static_cast<std::int64_t>(
+                                              static_cast<double>(at[last] - at[first]) * fraction);
+          return static_cast<int>(std::lower_bound(at.begin() + first, at.begin() + last, target) -
+                                  at.begin());
+        };
+        const double segment = 1.0 / static_cast<double>(rounds);
+        const double stripe = segment * kTrialShare / static_cast<double>(parts);
+        int begin = first;  // pieces follow one another: a bra longer than a piece ends it
+        const auto piece_to = [&](double fraction) {
+          const int from = begin;
+          begin = std::max(begin, bra_at(fraction));
+          return std::array<int, 2>{from, begin};
+        };
+        for (std::size_t r = 0; r < rounds; ++r) {
+          const double at_segment = static_cast<double>(r) * segment;
+          for (std::size_t j = 0; j < parts; ++j) {
+            const std::size_t k = (j + turn) % parts;
+            const auto [from, to] = piece_to(at_segment + static_cast<double>(j + 1) * stripe);
+            const std::array<double, 2> took = timed(parts_updates[k], from, to);
+            part_seconds[k] += took[0];
+            part_computed[k] += took[1];
+          }
+          ++turn;
+          rest.push_back(piece_to(r + 1 == rounds ? 1.0 : at_segment + segment));
+        }
       }
     }
+    const std::size_t chosen = choose(i, part_seconds, part_computed);
+    for (const auto& [begin, end] : rest)
+      timed(parts_updates.at(chosen), begin, end);
   }
   finish(build, g);
 }

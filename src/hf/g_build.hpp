@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,14 +65,18 @@ class GBuilder {
   // class can take the update that suits it.
   void build_by_class(const std::vector<GUpdate>& updates, const Matrix<DeviceMemory>& density,
                       const Matrix<DeviceMemory>& g);
-  // The same with each class's quartets split into stripes of consecutive bras, of about equal
-  // quartet counts, a few per part: part k, every k-th stripe, is built by parts_updates[k] and
-  // timed on its own, its sums in part_seconds[class][k] and part_computed[class][k] (auto's
-  // trial).
+  // Chooses a class's part from each part's seconds and quartets computed on its stripes:
+  // choose(class, seconds, computed), called for every class of the plan in order, on every rank.
+  using ChoosePart = std::function<std::size_t(std::size_t, const std::vector<double>&,
+                                               const std::vector<double>&)>;
+  // The same with a share of each class's quartets (kTrialShare of them, spread along its lists)
+  // split into stripes of consecutive bras, of about equal quartet counts, a few per part: part
+  // k's stripes are built by parts_updates[k] and timed on its own; then `choose` picks the
+  // part whose update builds the rest of the class (auto's trial).
+  static constexpr double kTrialShare = 0.25;
   void build_in_parts(const std::vector<GUpdate>& parts_updates,
                       const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g,
-                      std::vector<std::vector<double>>& part_seconds,
-                      std::vector<std::vector<double>>& part_computed);
+                      const ChoosePart& choose);
 
   // The builds that follow skip quartets below settings.threshold times `scale` (at most 1):
   // incremental builds screen a density's change tighter (incremental_g.hpp).

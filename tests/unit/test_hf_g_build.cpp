@@ -212,6 +212,54 @@ TEST(HfGBuild, ManyChunksComputeTheQuartetsAndGOfOne) {
   }
 }
 
+// auto's trial (GBuilder::build_in_parts): each part builds and times stripes that add up to a
+// share of each class, the part chosen for the class builds the rest, and G is the whole build's.
+// A trial that left the rest unbuilt, or built a stripe twice, gives another G; one whose stripes
+// took the whole class fails the share.
+TEST(HfGBuild, PartsTimeAShareOfEachClassAndTheChosenOneBuildsTheRest) {
+  const MolecularBasis basis = two_waters();
+  const int n = basis.functions;
+  std::mt19937_64 rng(17);
+  const DeviceMatrix density = device_matrix(random_density(n, 4.0, rng), n);
+  GBuildSettings settings;
+  const Built whole = build(basis, settings, GUpdate::atomic, density);
+  const std::vector<GUpdate> parts{GUpdate::atomic, GUpdate::warp_aggregated,
+                                   GUpdate::kernel_split};
+  GBuilder builder(basis, settings, 0, 1);
+  std::vector<std::size_t> asked;
+  std::vector<double> trial;
+  const DeviceMatrix g("test::g", n, n);
+  builder.build_in_parts(
+      parts, density, g,
+      [&](std::size_t i, const std::vector<double>& seconds, const std::vector<double>& computed) {
+        EXPECT_EQ(seconds.size(), parts.size());
+        asked.push_back(i);
+        double sum = 0.0;
+        for (const double c : computed)
+          sum += c;
+        trial.push_back(sum);
+        if (i == 0)  // (ss|ss): hundreds of bras, a share for every part
+          for (std::size_t k = 0; k < parts.size(); ++k)
+            EXPECT_GT(computed[k], 0.0) << name_of(parts[k]);
+        return i % parts.size();  // every part builds some class's rest
+      });
+  const std::size_t classes = builder.plan().classes.size();
+  ASSERT_EQ(asked.size(), classes);
+  for (std::size_t i = 0; i < classes; ++i)
+    EXPECT_EQ(asked[i], i);
+  // The trial's share of (ss|ss): a quarter of its candidates, in bras of many quartets each.
+  const double ssss = builder.last().computed.at(0);
+  EXPECT_GT(trial[0], 0.1 * ssss);
+  EXPECT_LT(trial[0], 0.45 * ssss);
+  EXPECT_EQ(builder.last().total_computed(), whole.computed);
+  const auto host = Kokkos::create_mirror_view_and_copy(Host(), g);
+  std::vector<double> got;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      got.push_back(host(i, j));
+  EXPECT_LT(largest_difference(got, whole.g), 1e-12);
+}
+
 // A kept quartet whose exchange pairings' bound is under the threshold makes its Coulomb updates
 // alone. Every update must skip the same ones (they agree to rounding), and what they skip must
 // stay within the threshold's reach: each skipped contribution to an element of G is under the
