@@ -644,6 +644,23 @@ TEST(OneElectronIntegrals, NormalisedFunctionsHaveUnitSelfOverlap) {
 // ---------------------------------------------------------------------------------------------
 // The production ERIs
 
+// Four centres in a 2-bohr box, for quartets whose layout says which shells share one.
+std::array<Center, 4> random_centers(std::mt19937_64& rng) {
+  std::array<Center, 4> centers;
+  for (Center& center : centers)
+    center = random_center(rng, 1.0);
+  return centers;
+}
+
+// The production ERIs of a quartet against the reference's.
+void expect_reference_eri(const std::vector<GaussianShell>& shells, NonTrivialCounter& counter) {
+  SCOPED_TRACE(describe(shells));
+  const std::vector<double> want = ref::reference_eri(shells[0], shells[1], shells[2], shells[3]);
+  EXPECT_TRUE(blocks_agree(eri_block(shells[0], shells[1], shells[2], shells[3]), want,
+                           kIntegralTolerance));
+  counter.add(want);
+}
+
 TEST(ElectronRepulsionIntegrals, AgreeWithTheReferenceForEveryOrderOfSPAndDShells) {
   // Which centres a quartet shares: every shell its own, a = b, c = d, a = c (across the bra and
   // ket), and all four on one atom.
@@ -658,18 +675,11 @@ TEST(ElectronRepulsionIntegrals, AgreeWithTheReferenceForEveryOrderOfSPAndDShell
     const int max_primitives = d_shells <= 1 ? 3 : d_shells == 2 ? 2 : 1;
     std::mt19937_64 rng(300 + ls);
     for (const auto& layout : layouts) {
-      std::array<Center, 4> centers;
-      for (Center& center : centers)
-        center = random_center(rng, 1.0);
+      const std::array<Center, 4> centers = random_centers(rng);
       std::vector<GaussianShell> shells;
       for (int s = 0; s < 4; ++s)
         shells.push_back(random_shell(rng, l[s], centers[layout[s]], max_primitives));
-      SCOPED_TRACE(describe(shells));
-      const std::vector<double> want =
-          ref::reference_eri(shells[0], shells[1], shells[2], shells[3]);
-      EXPECT_TRUE(blocks_agree(eri_block(shells[0], shells[1], shells[2], shells[3]), want,
-                               kIntegralTolerance));
-      counter.add(want);
+      expect_reference_eri(shells, counter);
     }
   }
   EXPECT_GE(counter.fraction(), 0.75);
@@ -687,26 +697,20 @@ TEST(ElectronRepulsionIntegrals, AgreeWithTheReferenceWhereShellsShareExponents)
     const std::array<int, 4> l{ls % 2, ls / 2 % 2, ls / 4 % 2 * 2, ls / 8 % 2};
     std::mt19937_64 rng(900 + ls);
     for (const auto& layout : layouts) {
-      std::array<Center, 4> centers;
-      for (Center& center : centers)
-        center = random_center(rng, 1.0);
+      const std::array<Center, 4> centers = random_centers(rng);
       std::vector<GaussianShell> shells{random_shell(rng, l[0], centers[layout[0]], 3)};
       while (shells[0].exponents.size() < 2)
         shells[0] = random_shell(rng, l[0], centers[layout[0]], 3);
+      std::uniform_real_distribution<double> coefficient(0.2, 1.0);
       for (int s = 1; s < 4; ++s) {
-        GaussianShell shell = random_shell(rng, l[s], centers[layout[s]], 1);
-        shell.exponents = shells[0].exponents;
-        shell.coefficients.clear();
-        for (std::size_t k = 0; k < shell.exponents.size(); ++k)
-          shell.coefficients.push_back(0.2 + 0.8 * std::uniform_real_distribution<double>()(rng));
+        GaussianShell shell = shells[0];
+        shell.l = l[s];
+        shell.center = centers[layout[s]];
+        for (double& c : shell.coefficients)
+          c = coefficient(rng);
         shells.push_back(shell);
       }
-      SCOPED_TRACE(describe(shells));
-      const std::vector<double> want =
-          ref::reference_eri(shells[0], shells[1], shells[2], shells[3]);
-      EXPECT_TRUE(blocks_agree(eri_block(shells[0], shells[1], shells[2], shells[3]), want,
-                               kIntegralTolerance));
-      counter.add(want);
+      expect_reference_eri(shells, counter);
     }
   }
   EXPECT_GE(counter.fraction(), 0.75);
