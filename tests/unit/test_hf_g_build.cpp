@@ -238,9 +238,10 @@ TEST(HfGBuild, PartsTimeAShareOfEachClassAndTheChosenOneBuildsTheRest) {
         for (const double c : computed)
           sum += c;
         trial.push_back(sum);
-        if (i == 0)  // (ss|ss): hundreds of bras, a share for every part
+        if (i == 0) {  // (ss|ss): hundreds of bras, a share for every part
           for (std::size_t k = 0; k < parts.size(); ++k)
             EXPECT_GT(computed[k], 0.0) << name_of(parts[k]);
+        }
         return i % parts.size();  // every part builds some class's rest
       });
   const std::size_t classes = builder.plan().classes.size();
