@@ -84,10 +84,14 @@ std::vector<ParamSpec> hf_params() {
           .param(Contractions::optimized,
                  "as_given: the basis file's contractions; optimized: a primitive that an "
                  "element also has as a shell of its own (one primitive, the same l) is left out "
-                 "of the element's other contractions of that l. The functions span the same "
-                 "space, so the energy is the same; cc-pVDZ's oxygen 1s and 2s lose their most "
-                 "diffuse primitive, which is what kept their quartets between atoms long "
-                 "(the metric primitives_removed counts them over the molecule)")
+                 "of the element's other contractions of that l, and contractions of one l "
+                 "over the same primitives are recombined so that each needs fewer of them "
+                 "(the combination whose functions cost least in the products the integrals "
+                 "visit). The functions span the same space, so the energy is the same; "
+                 "cc-pVDZ's oxygen 1s and 2s lose their most diffuse primitive, which is what "
+                 "kept their quartets between atoms long, and then one primitive each, 1s its "
+                 "last diffuse one (the metric primitives_removed counts them over the "
+                 "molecule)")
           .sweepable(),
       ParamSpec::integer("charge", 0,
                          "the molecule's total charge; the electron count must be even"),
@@ -201,8 +205,11 @@ HfSetup read_setup(const Params& params) {
     setup.basis = read_gaussian94(setup.basis_file);
     if (shipped) setup.basis.name = basis;  // "6-31g*", not its file's "6-31g-star"
     setup.contractions = choices().contractions.of(params);
-    if (setup.contractions == Contractions::optimized)
+    if (setup.contractions == Contractions::optimized) {
       setup.primitives_removed_of_element = remove_shared_primitives(setup.basis);
+      for (const auto& [z, lost] : recombine_shared_contractions(setup.basis))
+        setup.primitives_removed_of_element[z] += lost;
+    }
   } catch (const InputError& e) {
     params.reject("basis", e.what());
   }

@@ -28,7 +28,8 @@ struct HfSetup {
   BasisSet basis;
   std::string basis_file;
   Contractions contractions;
-  // contractions: optimized: the primitives each element's shells lost (remove_shared_primitives).
+  // contractions: optimized: the primitives each element's shells lost (remove_shared_primitives
+  // and recombine_shared_contractions).
   std::map<int, int> primitives_removed_of_element;
   Functions functions;  // resolved: auto is the basis family's convention
   Guess guess;

@@ -5,6 +5,7 @@
 // Plain host code: no Kokkos runtime.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -235,6 +236,108 @@ TEST(HfBasis, OptimizedContractionsLeaveOutWhatAnUncontractedShellRepeats) {
   }
   EXPECT_EQ(c[5].exponents, (std::vector<double>{9.0, 3.0}));
   EXPECT_EQ(c[5].coefficients, (std::vector<double>{0.2, 0.5}));
+}
+
+// Each row of `before` is a combination of the rows of `after` (over the same primitives,
+// `exponents`, a missing one a zero): solved on the columns where all but one of `after` vanish,
+// checked on every column.
+void expect_same_span(const std::vector<std::vector<double>>& before,
+                      const std::vector<std::vector<double>>& after) {
+  const std::size_t n = after.size(), m = after[0].size();
+  std::vector<std::size_t> own(n, m);  // a column where only after[i] is nonzero
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < m && own[i] == m; ++k) {
+      bool only = after[i][k] != 0.0;
+      for (std::size_t j = 0; j < n; ++j)
+        only = only && (j == i || after[j][k] == 0.0);
+      if (only) own[i] = k;
+    }
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_LT(own[i], m) << "recombined function " << i << " has no primitive of its own";
+  for (const auto& row : before) {
+    std::vector<double> weight(n);
+    for (std::size_t i = 0; i < n; ++i)
+      weight[i] = row[own[i]] / after[i][own[i]];
+    for (std::size_t k = 0; k < m; ++k) {
+      double sum = 0.0;
+      for (std::size_t i = 0; i < n; ++i)
+        sum += weight[i] * after[i][k];
+      EXPECT_NEAR(sum, row[k], 1e-12) << "primitive " << k;
+    }
+  }
+}
+
+// The coefficients of each of `shells` over `exponents`, zero where a shell lacks one.
+std::vector<std::vector<double>> rows_over(const std::vector<Shell>& shells,
+                                           const std::vector<double>& exponents) {
+  std::vector<std::vector<double>> rows;
+  for (const Shell& shell : shells) {
+    std::vector<double> row(exponents.size(), 0.0);
+    for (std::size_t p = 0; p < shell.exponents.size(); ++p)
+      for (std::size_t k = 0; k < exponents.size(); ++k)
+        if (shell.exponents[p] == exponents[k]) row[k] = shell.coefficients[p];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(HfBasis, RecombinedContractionsKeepTheSpanWithFewerPrimitives) {
+  BasisSet cc = read_gaussian94(shipped("basis/cc-pvdz.gbs"));
+  remove_shared_primitives(cc);
+  const BasisSet before = cc;
+  const std::map<int, int> lost = recombine_shared_contractions(cc);
+  // Hydrogen has one contraction per l; from lithium on, each element's two or three s
+  // contractions (and from sodium on, its two p ones) over the same primitives lose one
+  // primitive per pivot of the others.
+  EXPECT_EQ(lost.count(1), 0u);
+  EXPECT_EQ(lost.at(8), 2);
+  EXPECT_EQ(lost.at(11), 3 * 2 + 2);
+  for (const auto& [z, shells] : cc.shells_of_element) {
+    const std::vector<Shell>& old = before.shells_of_element.at(z);
+    ASSERT_EQ(ls_of(shells), ls_of(old)) << "Z = " << z;
+    for (int l = 0; l <= 1; ++l) {
+      // The contractions of this l over more than one primitive, before and after.
+      std::vector<Shell> was, now;
+      for (std::size_t k = 0; k < shells.size(); ++k)
+        if (old[k].l == l && old[k].exponents.size() > 1) {
+          was.push_back(old[k]);
+          now.push_back(shells[k]);
+        }
+      if (was.size() < 2) continue;
+      SCOPED_TRACE("Z = " + std::to_string(z) + ", l = " + std::to_string(l));
+      expect_same_span(rows_over(was, was[0].exponents), rows_over(now, was[0].exponents));
+    }
+  }
+  // Oxygen's 1s keeps no primitive under 5 (its tail, 1.013, goes), and its 2s loses one.
+  const std::vector<Shell>& o = cc.shells_of_element.at(8);
+  EXPECT_EQ(o[0].exponents.size(), 7u);
+  EXPECT_EQ(o[1].exponents.size(), 7u);
+  EXPECT_GT(*std::min_element(o[0].exponents.begin(), o[0].exponents.end()), 5.0);
+  EXPECT_LT(*std::min_element(o[1].exponents.begin(), o[1].exponents.end()), 1.1);
+
+  // Nothing to recombine in the Pople sets; contractions that are multiples of each other, or
+  // over different primitives, stay as they are.
+  for (const char* name : {"basis/sto-3g.gbs", "basis/6-31g.gbs", "basis/6-31g-star.gbs"}) {
+    BasisSet pople = read_gaussian94(shipped(name));
+    const BasisSet as_read = pople;
+    EXPECT_TRUE(recombine_shared_contractions(pople).empty()) << name;
+    for (const auto& [z, shells] : pople.shells_of_element)
+      for (std::size_t k = 0; k < shells.size(); ++k)
+        EXPECT_EQ(shells[k].coefficients, as_read.shells_of_element.at(z)[k].coefficients);
+  }
+  TempDir dir;
+  BasisSet snippet = read_gaussian94(dir.write("snippet.gbs",
+                                               "C 0\n"
+                                               "S 2 1.00\n  5.0 0.4\n  2.0 0.6\n"
+                                               "S 2 1.00\n  5.0 0.8\n  2.0 1.2\n"
+                                               "S 2 1.00\n  3.0 0.3\n  0.9 0.7\n"
+                                               "P 2 1.00\n  3.0 0.6\n  0.9 0.1\n"
+                                               "****\n"));
+  const BasisSet snippet_before = snippet;
+  EXPECT_TRUE(recombine_shared_contractions(snippet).empty());
+  for (std::size_t k = 0; k < 4; ++k)
+    EXPECT_EQ(snippet.shells_of_element.at(6)[k].coefficients,
+              snippet_before.shells_of_element.at(6)[k].coefficients);
 }
 
 // ---- a snippet with every feature ------------------------------------------------------------
