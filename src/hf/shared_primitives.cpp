@@ -109,7 +109,8 @@ long choices(int m, int n) {
 // Recombines one set in place (recombine_shared_contractions); returns the primitives it lost.
 int recombine_set(int l, SharedSet& set, std::vector<Shell>& shells) {
   const int n = static_cast<int>(set.rows.size()), m = static_cast<int>(set.exponents.size());
-  if (choices(m, n) > kMaxPivotChoices) return 0;
+  // More contractions than primitives are linearly dependent: nothing to pivot on.
+  if (n > m || choices(m, n) > kMaxPivotChoices) return 0;
   const auto total_cost = [&](const std::vector<std::vector<double>>& rows) {
     double sum = 0.0;
     for (const auto& row : rows)
@@ -117,7 +118,7 @@ int recombine_set(int l, SharedSet& set, std::vector<Shell>& shells) {
     return sum;
   };
   double best_cost = total_cost(set.rows);
-  std::vector<int> pivots(n), best_pivots;
+  std::vector<int> pivots(n);
   for (int i = 0; i < n; ++i)
     pivots[i] = i;
   std::vector<std::vector<double>> candidate, best;
@@ -127,7 +128,6 @@ int recombine_set(int l, SharedSet& set, std::vector<Shell>& shells) {
     if (c < best_cost) {
       best_cost = c;
       best = candidate;
-      best_pivots = pivots;
     }
   } while (next_subset(pivots, m));
   if (best.empty()) return 0;
