@@ -23,6 +23,15 @@ struct SharedSet {
 
 constexpr long kMaxPivotChoices = 100000;
 
+// Whether no two of the shell's primitives share an exponent (a file may repeat one; the
+// recombination matches primitives by exponent).
+bool distinct_exponents(const Shell& shell) {
+  for (std::size_t p = 0; p < shell.exponents.size(); ++p)
+    for (std::size_t q = p + 1; q < shell.exponents.size(); ++q)
+      if (same_exponent(shell.exponents[p], shell.exponents[q])) return false;
+  return true;
+}
+
 // The coefficients of `shell` in the order of `exponents`; empty when it runs over other
 // primitives.
 std::vector<double> aligned(const Shell& shell, const std::vector<double>& exponents) {
@@ -186,7 +195,7 @@ std::map<int, int> recombine_shared_contractions(BasisSet& basis) {
   for (auto& [z, shells] : basis.shells_of_element) {
     std::vector<bool> in_set(shells.size(), false);
     for (std::size_t s = 0; s < shells.size(); ++s) {
-      if (in_set[s] || shells[s].exponents.size() < 2) continue;
+      if (in_set[s] || shells[s].exponents.size() < 2 || !distinct_exponents(shells[s])) continue;
       SharedSet set{{s}, shells[s].exponents, {shells[s].coefficients}};
       for (std::size_t t = s + 1; t < shells.size(); ++t) {
         if (in_set[t] || shells[t].l != shells[s].l) continue;
