@@ -133,8 +133,8 @@ std::vector<ParamSpec> hf_params() {
                  "full: every SCF iteration builds G from its whole density; incremental: "
                  "G(D_n) = G(D_n-1) + G(D_n - D_n-1), the change screened on its own "
                  "(with screening: density, ever fewer quartets as the SCF converges): "
-                 "looser while it is 1e-3 of the density or more (by its relative size, "
-                 "at most 100 times the threshold and never looser than 1e-10), then "
+                 "looser while it is 1e-3 of the density or more (by its relative size "
+                 "over 1e-4, at most 1000 times the threshold and never looser than 1e-9), then "
                  "after a full build at a hundredth of the threshold; and a full build "
                  "every full_rebuild_every iterations after the last")
           .sweepable(),

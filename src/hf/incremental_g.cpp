@@ -30,7 +30,7 @@ double IncrementalG::loosest_scale_for(double threshold) {
 
 double IncrementalG::scale_for(FockBuild mode, bool full, double r, double loosest_scale) {
   if (mode == FockBuild::full) return 1.0;
-  if (r >= kLooseAbove) return std::max(1.0, std::min(loosest_scale, r / kLooseAbove));
+  if (r >= kLooseAbove) return std::max(1.0, std::min(loosest_scale, r / kLooseReference));
   return full ? 1.0 : kTightestScale;
 }
 

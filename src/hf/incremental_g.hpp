@@ -11,10 +11,13 @@
 //
 // So a build takes one of three forms, by the change's size r = max|change| / max|density|
 // (1 for the first build, from the guess):
-//   - loose, while r >= kLooseAbove: at the threshold times r / kLooseAbove, at most
-//     `loosest_scale` times it (loosest_scale_for: never looser than 1e-10, so that a loose
-//     build's noise cannot keep the change from ever falling below kLooseAbove). The energy still
-//     moves by far more than these builds err (1e-6 hartree and more for 128 waters at the full
+//   - loose, while r >= kLooseAbove: at the threshold times r / kLooseReference, at most
+//     `loosest_scale` times it (loosest_scale_for: never looser than 1e-9, so that a loose
+//     build's noise cannot keep the change from ever falling below kLooseAbove). A change of
+//     relative size r screened so keeps about the quartets of a full build at the threshold over
+//     kLooseReference, and the quartets kept fall slowly with the threshold: at r / kLooseAbove
+//     these builds kept over half of a full build's (docs/performance-notes.md). The energy still
+//     moves by far more than they err (1e-6 hartree and more for 128 waters at the full
 //     threshold), and nothing of them lasts: the sum of their errors is dropped by:
 //   - full: the first build after loose ones whose change falls below kLooseAbove, at the full
 //     threshold, and every `full_rebuild_every`-th build since the last full one (the first
@@ -46,8 +49,9 @@ class IncrementalG {
                                    double threshold_scale)>;
 
   static constexpr double kLooseAbove = 1e-3;
-  static constexpr double kLoosestScale = 100.0;
-  static constexpr double kLoosestThreshold = 1e-10;
+  static constexpr double kLooseReference = 1e-4;
+  static constexpr double kLoosestScale = 1000.0;
+  static constexpr double kLoosestThreshold = 1e-9;
   static constexpr double kTightestScale = 1e-2;
 
   // How much looser than `threshold` the loose builds may screen: kLoosestScale, less where that

@@ -121,7 +121,7 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
       }
       const double expected_scale =
           relative >= IncrementalG::kLooseAbove
-              ? std::max(1.0, std::min(loosest, relative / IncrementalG::kLooseAbove))
+              ? std::max(1.0, std::min(loosest, relative / IncrementalG::kLooseReference))
           : full ? 1.0
                  : IncrementalG::kTightestScale;
       EXPECT_EQ(scale > 1.0, k <= 5 && loosest > 1.0);
@@ -142,13 +142,18 @@ TEST(HfIncrementalG, GivesTheWholeDensitysGAndRebuildsOnSchedule) {
   }
 }
 
-// Loose builds screen at most 100 times the threshold, and never looser than 1e-10.
+// Loose builds screen at most 1000 times the threshold, and never looser than 1e-9; a change of
+// relative size r at r / 1e-4 times it.
 TEST(HfIncrementalG, LooseBuildsStopAtTheLoosestThreshold) {
-  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-14), 100.0);
-  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-12), 100.0);
-  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-11), 10.0);
-  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-10), 1.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-14), 1000.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-12), 1000.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-11), 100.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-9), 1.0);
   EXPECT_DOUBLE_EQ(IncrementalG::loosest_scale_for(1e-6), 1.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::scale_for(FockBuild::incremental, false, 0.02, 1000.0), 200.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::scale_for(FockBuild::incremental, false, 0.5, 1000.0), 1000.0);
+  EXPECT_DOUBLE_EQ(IncrementalG::scale_for(FockBuild::incremental, false, 5e-4, 1000.0),
+                   IncrementalG::kTightestScale);
 }
 
 TEST(HfIncrementalG, FullBuildsEveryTimeWhenAskedTo) {
