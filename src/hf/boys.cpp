@@ -4,22 +4,31 @@
 
 namespace kmini::hf {
 
-Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> boys_grid() {
-  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> grid(
-      "hf::boys_grid", kBoysTableRows, kBoysTableOrders);
-  for (int row = 0; row < kBoysTableRows; ++row) {
-    const long double t = row * static_cast<long double>(kBoysTableStep);
-    for (int m = 0; m < kBoysTableOrders; ++m) {
-      // Terms grow while 2T > 2m+2i+1 and then fall faster than geometrically.
+Kokkos::View<BoysRow**, Kokkos::LayoutRight, Kokkos::HostSpace> boys_rows() {
+  constexpr int orders = kBoysMaxOrder + kBoysTaylorTerms;  // F_0 .. F_15 at each grid point
+  Kokkos::View<BoysRow**, Kokkos::LayoutRight, Kokkos::HostSpace> rows(
+      "hf::boys_rows", kBoysMaxOrder + 1, kBoysTableRows);
+  for (int i = 0; i < kBoysTableRows; ++i) {
+    const long double t = i * static_cast<long double>(kBoysTableStep);
+    double f[orders];
+    for (int m = 0; m < orders; ++m) {
+      // Terms grow while 2T > 2m+1 and then fall faster than geometrically.
       long double term = 1.0L / (2 * m + 1), sum = term;
-      for (int i = 1; term > 1e-21L * sum; ++i) {
-        term *= 2.0L * t / (2 * m + 2 * i + 1);
+      for (int k = 1; term > 1e-21L * sum; ++k) {
+        term *= 2.0L * t / (2 * m + 2 * k + 1);
         sum += term;
       }
-      grid(row, m) = static_cast<double>(std::exp(-t) * sum);
+      f[m] = static_cast<double>(std::exp(-t) * sum);
+    }
+    for (int top = 0; top <= kBoysMaxOrder; ++top) {
+      BoysRow& row = rows(top, i);
+      for (int k = 0; k < kBoysDoubleTerms; ++k)
+        row.leading[k] = f[top + k];
+      for (int k = kBoysDoubleTerms; k < kBoysTaylorTerms; ++k)
+        row.trailing[k - kBoysDoubleTerms] = static_cast<float>(f[top + k]);
     }
   }
-  return grid;
+  return rows;
 }
 
 }  // namespace kmini::hf

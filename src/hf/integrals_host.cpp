@@ -16,13 +16,13 @@ namespace {
 // Kept in a plain vector and viewed unmanaged: a static managed view would outlive
 // Kokkos::finalize.
 BoysTable<Kokkos::HostSpace> host_boys() {
-  static const std::vector<double> values = [] {
-    const auto grid = boys_grid();
-    return std::vector<double>(grid.data(), grid.data() + grid.size());
+  static const std::vector<BoysRow> rows = [] {
+    const auto table = boys_rows();
+    return std::vector<BoysRow>(table.data(), table.data() + table.size());
   }();
   return BoysTable<Kokkos::HostSpace>{
-      Kokkos::View<const double**, Kokkos::LayoutRight, Kokkos::HostSpace>(
-          values.data(), kBoysTableRows, kBoysTableOrders)};
+      Kokkos::View<const BoysRow**, Kokkos::LayoutRight, Kokkos::HostSpace>(
+          rows.data(), kBoysMaxOrder + 1, kBoysTableRows)};
 }
 
 PlacedShell placed(const GaussianShell& shell, int first_function) {
@@ -49,10 +49,13 @@ std::vector<double> one_electron(Block which, const GaussianShell& a, const Gaus
 
 }  // namespace
 
-double boys_function(int m, double t) {
-  if (m < 0 || m > kBoysMaxOrder) throw std::invalid_argument("boys_function: order out of range");
+double boys_function(int m, double t, int top) {
+  if (m < 0 || top > kBoysMaxOrder || m > top)
+    throw std::invalid_argument("boys_function: order out of range");
   double f[kBoysMaxOrder + 1];
-  host_boys().evaluate<kBoysMaxOrder>(t, f);
+  Impl::static_for<0, kBoysMaxOrder + 1>([&](auto order) {
+    if (decltype(order)::value == top) host_boys().evaluate<decltype(order)::value>(t, f);
+  });
   return f[m];
 }
 

@@ -10,12 +10,14 @@
 
 #include <vector>
 
+#include "hf/boys.hpp"
 #include "hf/gaussian_shell.hpp"
 
 namespace kmini::hf {
 
-// The Boys function F_m(T) as the kernels evaluate it (tabulated Taylor steps and recursions).
-double boys_function(int m, double t);
+// The Boys function F_m(T) as the kernels whose highest order is `top` evaluate it: from order
+// top's table (or the asymptote) and the recursions. m <= top <= kBoysMaxOrder.
+double boys_function(int m, double t, int top = kBoysMaxOrder);
 
 std::vector<double> overlap_block(const GaussianShell& a, const GaussianShell& b);
 std::vector<double> kinetic_block(const GaussianShell& a, const GaussianShell& b);

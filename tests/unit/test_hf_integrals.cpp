@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "hf/boys.hpp"
 #include "hf/integrals_host.hpp"
 #include "support/hf_reference.hpp"
 
@@ -263,14 +264,23 @@ TEST(ReferenceBoys, ApproachesItsAsymptoteForLargeT) {
 
 TEST(BoysFunction, AgreesWithTheReferenceTo1e14Relative) {
   std::vector<double> points{0.0, 1e-12, 1e-9, 1e-6, 1e-3};
-  // Grid points and midpoints between them (where Taylor steps are longest) of a 0.1 and a 0.05
-  // grid, and both sides of 40, where tables often hand over to an asymptotic form.
-  for (int i = 0; i <= 1200; ++i)
-    points.push_back(i * 0.05);
+  // Grid points and midpoints between them (where Taylor steps are longest) of the table's grid
+  // and of a 0.1 one, and both sides of 40, where the table hands over to the asymptotic form.
+  for (int i = 0; i < kBoysTableRows; ++i) {
+    points.push_back(i * kBoysTableStep);
+    points.push_back((i + 0.5) * kBoysTableStep);
+    points.push_back((i + 0.4999999) * kBoysTableStep);
+  }
   for (int i = 0; i < 600; ++i)
     points.push_back((i + 0.5) * 0.1 + 0.001);
   for (double t : {39.9999, 39.99999999, 40.0, 40.00000001, 40.0001})
     points.push_back(t);
+  // Small T, densely on a log scale: where the orders without a table hand over from their series
+  // to erf and the upward recursion, which loses digits as T falls, so that a hand-over placed
+  // too low fails at many points (with order 1's at 1e-3 instead of 0.5, the points above held
+  // only T = 1e-3 itself to fail).
+  for (int i = 0; i <= 200; ++i)
+    points.push_back(std::pow(10.0, -8.0 + 0.05 * i));
   std::mt19937_64 rng(20240611);
   std::uniform_real_distribution<double> small(0.0, 60.0);
   for (int i = 0; i < 400; ++i)
@@ -281,26 +291,31 @@ TEST(BoysFunction, AgreesWithTheReferenceTo1e14Relative) {
   for (int i = 30; i <= 200; i += 5)
     points.push_back(i);
 
+  // Every order a kernel may start from (each has its own table), and every order below it that
+  // the downward recursion gives.
   double worst = 0;
-  int worst_m = -1;
+  int worst_m = -1, worst_top = -1;
   double worst_t = 0;
-  int failures = 0;
+  int failures = 0, values = 0;
   for (double t : points) {
-    const std::vector<long double> want = ref::reference_boys_all(8, t);
-    for (int m = 0; m <= 8; ++m) {
-      const double got = boys_function(m, t);
-      const double error = double(std::abs(got - want[m]) / want[m]);
-      if (!(error <= kBoysTolerance)) ++failures;
-      if (!(error <= worst)) {
-        worst = error;
-        worst_m = m;
-        worst_t = t;
+    const std::vector<long double> want = ref::reference_boys_all(kBoysMaxOrder, t);
+    for (int top = 0; top <= kBoysMaxOrder; ++top) {
+      for (int m = 0; m <= top; ++m, ++values) {
+        const double got = boys_function(m, t, top);
+        const double error = double(std::abs(got - want[m]) / want[m]);
+        if (!(error <= kBoysTolerance)) ++failures;
+        if (!(error <= worst)) {
+          worst = error;
+          worst_m = m;
+          worst_top = top;
+          worst_t = t;
+        }
       }
     }
   }
-  EXPECT_EQ(failures, 0) << "of " << points.size() * 9 << " values; the worst, "
-                         << "relative error " << worst << ", at m = " << worst_m
-                         << ", T = " << worst_t;
+  EXPECT_EQ(failures, 0) << "of " << values << " values; the worst, relative error " << worst
+                         << ", at m = " << worst_m << " from order " << worst_top
+                         << "'s table, T = " << worst_t;
 }
 
 // ---------------------------------------------------------------------------------------------
