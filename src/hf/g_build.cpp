@@ -341,7 +341,8 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
     std::vector<double> part_seconds(parts, 0.0), part_computed(parts, 0.0);
     // Each range of the rank's share in `rounds` segments of equal quartet counts, so that every
     // part samples every range from end to end. A segment begins with one stripe per part,
-    // together kTrialShare of it; the rest of it waits for the choice.
+    // together kTrialShare of it at most (trial_stripe_share); the rest of it waits for the
+    // choice.
     std::vector<std::array<int, 2>> rest;
     const auto timed = [&](GUpdate update, int begin, int end) {
       const double before = kept_[i];
@@ -381,9 +382,11 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
         };
         for (std::size_t r = 0; r < rounds; ++r) {
           const double at_segment = static_cast<double>(r) * segment;
+          double reached = at_segment;
           for (std::size_t j = 0; j < parts; ++j) {
             const std::size_t k = (j + turn) % parts;
-            const auto [from, to] = piece_to(at_segment + static_cast<double>(j + 1) * stripe);
+            reached += stripe * trial_stripe_share(part_seconds, part_computed, k);
+            const auto [from, to] = piece_to(reached);
             const std::array<double, 2> took = timed(parts_updates[k], from, to);
             part_seconds[k] += took[0];
             part_computed[k] += took[1];
@@ -398,6 +401,17 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
       timed(parts_updates.at(chosen), begin, end);
   }
   finish(build, g);
+}
+
+double GBuilder::trial_stripe_share(const std::vector<double>& seconds,
+                                    const std::vector<double>& computed, std::size_t k) {
+  double fastest = -1.0;
+  for (std::size_t j = 0; j < seconds.size(); ++j)
+    if (computed[j] > 0.0 && seconds[j] > 0.0 &&
+        (fastest < 0.0 || seconds[j] / computed[j] < fastest))
+      fastest = seconds[j] / computed[j];
+  if (fastest < 0.0 || !(computed[k] > 0.0 && seconds[k] > 0.0)) return 1.0;
+  return std::clamp(fastest / (seconds[k] / computed[k]), kLeastStripeShare, 1.0);
 }
 
 void GBuilder::run_class(GUpdate update, std::size_t i, std::int64_t bra_begin,

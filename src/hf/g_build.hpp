@@ -69,14 +69,24 @@ class GBuilder {
   // choose(class, seconds, computed), called for every class of the plan in order, on every rank.
   using ChoosePart = std::function<std::size_t(std::size_t, const std::vector<double>&,
                                                const std::vector<double>&)>;
-  // The same with a share of each class's quartets (kTrialShare of them, spread along its lists)
-  // split into stripes of consecutive bras, of about equal quartet counts, a few per part: part
-  // k's stripes are built by parts_updates[k] and timed on its own; then `choose` picks the
-  // part whose update builds the rest of the class (auto's trial).
+  // The same with a share of each class's quartets (up to kTrialShare of them, spread along its
+  // lists) split into stripes of consecutive bras, a few per part: part k's stripes are built by
+  // parts_updates[k] and timed on its own; then `choose` picks the part whose update builds the
+  // rest of the class (auto's trial). A stripe holds about kTrialShare / parts of its segment's
+  // quartets times trial_stripe_share of the part's timings so far.
   static constexpr double kTrialShare = 0.25;
   void build_in_parts(const std::vector<GUpdate>& parts_updates,
                       const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g,
                       const ChoosePart& choose);
+  // Part k's next stripe, as a share of a full one, from the parts' seconds and quartets computed
+  // on their stripes so far: the fastest part's time per quartet over part k's, so that every
+  // part spends about the same time on a stripe, but never under kLeastStripeShare; 1 while part
+  // k has no timing yet. With stripes of equal size, a part r times slower than the fastest lost
+  // r - 1 of the fastest's stripe times on each of its stripes: kernel_split's, 2 to 13 times
+  // slower than the atomics' on the H100, was most of auto_trial_overhead.
+  static constexpr double kLeastStripeShare = 0.25;
+  static double trial_stripe_share(const std::vector<double>& seconds,
+                                   const std::vector<double>& computed, std::size_t k);
 
   // The builds that follow skip quartets below settings.threshold times `scale` (at most 1):
   // incremental builds screen a density's change tighter (incremental_g.hpp).

@@ -29,5 +29,23 @@ TEST(HfAutoUpdate, ACandidateNeverTimedIsNeverChosen) {
   EXPECT_EQ(fastest_per_class({{9.0, 9.0}, {}, {8.0, 10.0}}), (std::vector<std::size_t>{2, 0}));
 }
 
+// The trial's stripes: a part slower than the fastest gets a stripe its rate's share of a full
+// one, so that each part spends about the same time; the fastest and the untimed get full ones,
+// and none less than the floor. Shrinking the fastest part's stripes (the ratio upside down), or
+// every part's by the slowest, fails here.
+TEST(HfAutoUpdate, TrialStripesShrinkForTheSlowerPartsAlone) {
+  const std::vector<double> seconds{2.0, 3.0, 8.0, 0.0};
+  const std::vector<double> computed{100.0, 100.0, 200.0, 0.0};  // 0.02, 0.03, 0.04 s a quartet
+  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 0), 1.0);
+  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 1), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 2), 0.5);
+  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 3), 1.0);  // not yet timed
+  // Ten times slower: the floor.
+  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share({1.0, 10.0}, {10.0, 10.0}, 1),
+                   GBuilder::kLeastStripeShare);
+  // Nothing timed yet: full stripes for all.
+  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share({0.0, 0.0}, {0.0, 0.0}, 1), 1.0);
+}
+
 }  // namespace
 }  // namespace kmini::hf
