@@ -148,14 +148,59 @@ KOKKOS_INLINE_FUNCTION void scatter_role_range(const Functions& functions, const
 // The roles 0 and 1 are the Coulomb updates, 2 to 5 the exchange updates.
 constexpr int kCoulombRoles = 2;
 
+// The G elements one role of a block updates.
+template <class Extents, int Role>
+KOKKOS_INLINE_FUNCTION constexpr int role_updates() {
+  return Extents::n(FockRole<Role>::row) * Extents::n(FockRole<Role>::col);
+}
+
+// Roles First .. End - 1 of a block, each update's G element and value written in order from
+// rows[0], cols[0] and values[0].
+template <class Extents, int First, int End, class Functions, class Density>
+KOKKOS_INLINE_FUNCTION void collect_roles(const Functions& functions, const double* eri,
+                                          const Density& density, int* rows, int* cols,
+                                          double* values) {
+  if constexpr (First < End) {
+    using R = FockRole<First>;
+    constexpr bool unroll = Extents::size <= kMostUnrolledIntegrals;
+    Impl::block_for<unroll, Extents::n(R::row)>([&](int x) {
+      Impl::block_for<unroll, Extents::n(R::col)>([&](int y) {
+        const int u = x * Extents::n(R::col) + y;
+        rows[u] = functions(R::row, x);
+        cols[u] = functions(R::col, y);
+        values[u] = role_contribution<Extents, First>(functions, eri, density, x, y);
+      });
+    });
+    constexpr int n = role_updates<Extents, First>();
+    collect_roles<Extents, First + 1, End>(functions, eri, density, rows + n, cols + n, values + n);
+  }
+}
+
 // A block's Coulomb roles, and its exchange roles where `exchange` (QuartetScreen's
-// needs_exchange), each through add.
-template <class Extents, class Functions, class Density, class Add>
+// needs_exchange), each through add: inlined update by update, or with `Looped` in a loop with
+// one call of add over the updates collected first (the callers say when: g_kernels.hpp).
+template <class Extents, bool Looped = false, class Functions, class Density, class Add>
 KOKKOS_INLINE_FUNCTION void scatter_roles(const Functions& functions, const double* eri,
                                           const Density& density, const Add& add, bool exchange) {
-  scatter_role_range<Extents, 0, kCoulombRoles>(functions, eri, density, add);
-  if (exchange)
-    scatter_role_range<Extents, kCoulombRoles, kFockRoles>(functions, eri, density, add);
+  if constexpr (!Looped) {
+    scatter_role_range<Extents, 0, kCoulombRoles>(functions, eri, density, add);
+    if (exchange)
+      scatter_role_range<Extents, kCoulombRoles, kFockRoles>(functions, eri, density, add);
+  } else {
+    constexpr int coulomb = role_updates<Extents, 0>() + role_updates<Extents, 1>();
+    constexpr int all = coulomb + role_updates<Extents, 2>() + role_updates<Extents, 3>() +
+                        role_updates<Extents, 4>() + role_updates<Extents, 5>();
+    int rows[all], cols[all];
+    double values[all];
+    collect_roles<Extents, 0, kCoulombRoles>(functions, eri, density, rows, cols, values);
+    if (exchange)
+      collect_roles<Extents, kCoulombRoles, kFockRoles>(functions, eri, density, rows + coulomb,
+                                                        cols + coulomb, values + coulomb);
+    const int count = exchange ? all : coulomb;
+    KMINI_HF_LOOP
+    for (int u = 0; u < count; ++u)
+      add(rows[u], cols[u], values[u]);
+  }
 }
 
 }  // namespace kmini::hf

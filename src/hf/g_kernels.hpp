@@ -44,8 +44,10 @@ KOKKOS_INLINE_FUNCTION double quartet_layout(const ShellPairs<Memory>& pairs, in
 }
 
 // How the scattering kernels add to G: add.bind() gives the thread's adder, adder(i, j, v).
+// Each says whether its add is large once inlined (kLargeInline), which ScatterSink weighs.
 template <class Memory>
 struct PlainAtomicAdd {
+  static constexpr bool kLargeInline = false;
   Matrix<Memory> g;
   KOKKOS_INLINE_FUNCTION const PlainAtomicAdd& bind() const { return *this; }
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, double v) const {
@@ -55,6 +57,7 @@ struct PlainAtomicAdd {
 
 template <class Memory>
 struct WarpAggregatedAdd {
+  static constexpr bool kLargeInline = true;  // a match, a shuffle tree and an atomic
   Matrix<Memory> g;
   KOKKOS_INLINE_FUNCTION const WarpAggregatedAdd& bind() const { return *this; }
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, double v) const {
@@ -66,6 +69,7 @@ struct WarpAggregatedAdd {
 // looks the thread's copy up once.
 template <class ScatterView>
 struct ScatterAdd {
+  static constexpr bool kLargeInline = false;
   ScatterView view;
   template <class Access>
   struct Bound {
@@ -76,6 +80,16 @@ struct ScatterAdd {
 };
 
 // Adds each lane's contributions to G through Add.
+//
+// Where Add is large once inlined, the quartets of kLeastLoopedIntegrals or more make their
+// updates in a loop with one call of it (fock_roles.hpp). Inlined once per update, the
+// warp-aggregated add made the quartet kernels of (pp|ps) and the larger classes outgrow the
+// GPU's instruction cache: Nsight Compute found their warps waiting for instructions more than
+// for anything else. The loop costs the updates a trip through local memory, which the smaller
+// classes, and every class with the plain atomic add, lost more to than they gained
+// (docs/performance-notes.md).
+constexpr int kLeastLoopedIntegrals = 27;
+
 template <class Class, class ExecSpace, class Add>
 struct ScatterSink {
   using Exec = ExecSpace;
@@ -83,9 +97,11 @@ struct ScatterSink {
   Kokkos::View<const double**, Kokkos::LayoutLeft, Memory> density;
   Add add;
 
+  static constexpr bool kLooped = Add::kLargeInline && Class::integrals >= kLeastLoopedIntegrals;
+
   KOKKOS_INLINE_FUNCTION void quartet(std::int64_t, const LaneFunctions<Class>& functions,
                                       const double* eri, bool exchange) const {
-    scatter_roles<LaneExtents<Class>>(functions, eri, density, add.bind(), exchange);
+    scatter_roles<LaneExtents<Class>, kLooped>(functions, eri, density, add.bind(), exchange);
   }
 };
 
