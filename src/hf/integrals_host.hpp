@@ -16,7 +16,8 @@
 namespace kmini::hf {
 
 // The Boys function F_m(T) as the kernels whose highest order is `top` evaluate it: from order
-// top's table (or the asymptote) and the recursions. m <= top <= kBoysMaxOrder.
+// top's table, its series or erf (boys.hpp) or the asymptote, and the recursions.
+// m <= top <= kBoysMaxOrder.
 double boys_function(int m, double t, int top = kBoysMaxOrder);
 
 std::vector<double> overlap_block(const GaussianShell& a, const GaussianShell& b);

@@ -276,9 +276,8 @@ TEST(BoysFunction, AgreesWithTheReferenceTo1e14Relative) {
   for (double t : {39.9999, 39.99999999, 40.0, 40.00000001, 40.0001})
     points.push_back(t);
   // Small T, densely on a log scale: where the orders without a table hand over from their series
-  // to erf and the upward recursion, which loses digits as T falls, so that a hand-over placed
-  // too low fails at many points (with order 1's at 1e-3 instead of 0.5, the points above held
-  // only T = 1e-3 itself to fail).
+  // to erf and the upward recursion, which loses digits as T falls. Of the points above, only
+  // T = 1e-3 itself failed with order 1's hand-over there instead of at 0.5.
   for (int i = 0; i <= 200; ++i)
     points.push_back(std::pow(10.0, -8.0 + 0.05 * i));
   std::mt19937_64 rng(20240611);
