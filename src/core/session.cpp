@@ -35,6 +35,12 @@ NodeRanks ranks_on_node(MPI_Comm comm) {
   return out;
 }
 
+bool all_on_one_node(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  return ranks_on_node(comm).size == size;
+}
+
 NodePlacement place_on_node(const Comm& world) {
   NodePlacement placement;
   if (world.handle() != MPI_COMM_NULL) {

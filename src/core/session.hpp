@@ -24,6 +24,9 @@ struct NodeRanks {
 };
 NodeRanks ranks_on_node(MPI_Comm comm);
 
+// Whether every rank of `comm` runs on this node (collective).
+bool all_on_one_node(MPI_Comm comm);
+
 // Where a rank sits on its node, and which GPU it takes: local rank modulo visible GPUs.
 struct NodePlacement {
   int local_rank = 0;

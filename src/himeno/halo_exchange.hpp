@@ -27,6 +27,7 @@
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
+#include "core/session.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/peer_faces.hpp"
 

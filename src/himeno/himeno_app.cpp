@@ -17,7 +17,7 @@
 #include "core/launcher.hpp"
 #include "core/precision.hpp"
 #include "core/timing.hpp"
-#include "himeno/cuda_ipc.hpp"
+#include "core/cuda_ipc.hpp"
 #include "himeno/device_mpi.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/reference.hpp"

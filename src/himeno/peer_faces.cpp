@@ -3,8 +3,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/session.hpp"
-
 namespace kmini::himeno {
 
 namespace {
@@ -24,12 +22,6 @@ int tag_from(int kind, int axis, int side) {
 char token;  // the zero-byte messages' buffer, never read or written
 
 }  // namespace
-
-bool all_on_one_node(MPI_Comm comm) {
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  return ranks_on_node(comm).size == size;
-}
 
 PeerFaces::PeerFaces(const Decomposition& decomposition, MPI_Comm comm,
                      const std::array<std::size_t, kAxes>& face_bytes)

@@ -24,13 +24,10 @@
 
 #include <mpi.h>
 
-#include "himeno/cuda_ipc.hpp"
+#include "core/cuda_ipc.hpp"
 #include "himeno/grid.hpp"
 
 namespace kmini::himeno {
-
-// Whether every rank of `comm` runs on this node (collective).
-bool all_on_one_node(MPI_Comm comm);
 
 class PeerFaces {
  public:

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "himeno/cuda_ipc.hpp"
+#include "core/cuda_ipc.hpp"
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
 #include "support/mpirun.hpp"
@@ -88,7 +88,7 @@ std::map<std::string, Sums> run_on(int ranks, const std::string& extra,
       const bool host_arrays = variant == "host_serial" || variant == "cpu_openmp";
       const bool mpi_named = res["point"]["halo_transport"].IsDefined() &&
                              res["point"]["halo_transport"].as<std::string>() == "mpi";
-      if (host_arrays || mpi_named || !himeno::cuda_ipc_built()) {
+      if (host_arrays || mpi_named || !cuda_ipc_built()) {
         EXPECT_EQ(metrics["halo_cuda_ipc"]["value"].as<double>(), 0.0);
       }
     }
@@ -190,7 +190,7 @@ TEST(HimenoRanks, CudaIpcThatCannotBeHadExitsTwo) {
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
   };
   expect_refused("gpu_aware_mpi: true\n", "choose one");
-  if (!himeno::cuda_ipc_built()) expect_refused("", "cuda_ipc needs the CUDA backend");
+  if (!cuda_ipc_built()) expect_refused("", "cuda_ipc needs the CUDA backend");
 }
 
 // The temporal sweep on three ranks along i (its default split): each pass exchanges a halo

@@ -1,4 +1,4 @@
-#include "himeno/cuda_ipc.hpp"
+#include "core/cuda_ipc.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -12,7 +12,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
-namespace kmini::himeno {
+namespace kmini {
 
 #if defined(KOKKOS_ENABLE_CUDA)
 
@@ -21,7 +21,7 @@ namespace {
 void check(cudaError_t error, const char* what) {
   if (error != cudaSuccess) {
     cudaGetLastError();  // clear it, so that the next CUDA call does not report it again
-    throw RuntimeFailure(std::string("himeno: ") + what + ": " + cudaGetErrorString(error));
+    throw RuntimeFailure(std::string("CUDA IPC: ") + what + ": " + cudaGetErrorString(error));
   }
 }
 
@@ -34,7 +34,7 @@ bool cuda_ipc_built() {
 }
 
 SharedDeviceBuffer::SharedDeviceBuffer(std::size_t bytes) {
-  check(cudaMalloc(&data_, bytes), "cudaMalloc of a halo buffer the neighbours write");
+  check(cudaMalloc(&data_, bytes), "cudaMalloc of a buffer other ranks map");
 }
 
 SharedDeviceBuffer::~SharedDeviceBuffer() {
@@ -53,7 +53,7 @@ MappedDeviceBuffer::MappedDeviceBuffer(const IpcHandle& handle) {
   cudaIpcMemHandle_t cuda_handle;
   std::memcpy(&cuda_handle, handle.bytes.data(), sizeof(cuda_handle));
   check(cudaIpcOpenMemHandle(&data_, cuda_handle, cudaIpcMemLazyEnablePeerAccess),
-        "cudaIpcOpenMemHandle of a neighbour's halo buffer");
+        "cudaIpcOpenMemHandle of another rank's buffer");
 }
 
 MappedDeviceBuffer::~MappedDeviceBuffer() {
@@ -65,7 +65,7 @@ MappedDeviceBuffer::~MappedDeviceBuffer() {
 namespace {
 
 [[noreturn]] void no_cuda() {
-  throw std::logic_error("himeno: CUDA IPC needs the CUDA backend, which this build lacks");
+  throw std::logic_error("CUDA IPC needs the CUDA backend, which this build lacks");
 }
 
 }  // namespace
@@ -87,4 +87,4 @@ MappedDeviceBuffer::~MappedDeviceBuffer() = default;
 
 #endif
 
-}  // namespace kmini::himeno
+}  // namespace kmini

@@ -1,13 +1,13 @@
-// Device memory that another process of the node maps and writes (CUDA IPC): how the halo
-// exchange moves faces from GPU to GPU over NVLink or PCIe, with MPI only saying when, where the
-// MPI library is not CUDA-aware. Builds without the CUDA backend have none of it: the
-// constructors throw, and cuda_ipc_built() says so beforehand.
+// Device memory that another process of the node maps, reads and writes (CUDA IPC): how himeno's
+// halo exchange moves faces and hf sums G from GPU to GPU over NVLink or PCIe, with MPI only
+// saying when, where the MPI library is not CUDA-aware. Builds without the CUDA backend have
+// none of it: the constructors throw, and cuda_ipc_built() says so beforehand.
 #pragma once
 
 #include <array>
 #include <cstddef>
 
-namespace kmini::himeno {
+namespace kmini {
 
 // Whether this build can share device memory between processes (the CUDA backend).
 bool cuda_ipc_built();
@@ -49,4 +49,4 @@ class MappedDeviceBuffer {
   void* data_ = nullptr;
 };
 
-}  // namespace kmini::himeno
+}  // namespace kmini
