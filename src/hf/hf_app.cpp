@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/comm.hpp"
+#include "core/cuda_ipc.hpp"
 #include "core/text.hpp"
 #include "core/timing.hpp"
 #include "hf/atomic_guess.hpp"
@@ -111,8 +112,12 @@ int basis_functions(const HfSetup& setup) {
 
 // The SCF's matrices, its DIIS history and the incremental build's copies, the shell-block
 // density maxima, and the integral buffer where a variant that uses one is selected.
-double device_bytes(const Params& params, const Comm&) {
+double device_bytes(const Params& params, const Comm& comm) {
   const HfSetup& setup = setup_of(params);
+  if (setup.g_sum_transport == RankSumTransport::cuda_ipc && comm.size() > 1 && !cuda_ipc_built()) {
+    params.reject("g_sum_transport",
+                  "cuda_ipc needs the CUDA backend, which this build lacks; use auto or mpi");
+  }
   const double n = basis_functions(setup);
   double shells = 0.0;
   for (const Atom& atom : setup.molecule.atoms)
@@ -161,7 +166,7 @@ struct BuildRow {
 class HfCase : public Case {
  public:
   HfCase(const Params& params, const RunContext& context)
-      : comm_(context.comm), setup_(setup_of(params)) {
+      : comm_(context.comm), setup_(setup_of(params)), sum_over_ranks_(setup_.g_sum_transport) {
     basis_ = place_basis(setup_.basis, setup_.molecule);
     GBuildSettings settings;
     settings.screening = setup_.screening;
@@ -335,6 +340,11 @@ class HfCase : public Case {
       out.push_back({"rank_build_seconds_min", comm_.min(repeat_phases_.own), "s"});
       out.push_back({"rank_build_seconds_max", comm_.max(repeat_phases_.own), "s"});
       out.push_back({"g_sum_seconds", comm_.max(repeat_phases_.sum), "s"});
+      out.push_back({"g_sum_seconds_min", comm_.min(repeat_phases_.sum),
+                     "s: the rank that finished its share last waits for none, so about the sum "
+                     "itself"});
+      out.push_back({"g_sum_cuda_ipc", sum_over_ranks_.cuda_ipc() ? 1.0 : 0.0,
+                     "1: the parts of G summed over CUDA IPC, 0: through the host and MPI"});
       out.push_back({"rank_quartets_computed_min", repeat_row_.rank_computed_min,
                      "the fewest any rank computed in that build"});
       out.push_back({"rank_quartets_computed_max", repeat_row_.rank_computed_max,

@@ -29,6 +29,10 @@ struct HfChoices {
                               {{"schwarz", Screening::schwarz}, {"density", Screening::density}}};
   Choice<FockBuild> fock_build{
       "fock_build", {{"full", FockBuild::full}, {"incremental", FockBuild::incremental}}};
+  Choice<RankSumTransport> g_sum_transport{"g_sum_transport",
+                                           {{"auto", RankSumTransport::automatic},
+                                            {"mpi", RankSumTransport::mpi},
+                                            {"cuda_ipc", RankSumTransport::cuda_ipc}}};
 };
 
 const HfChoices& choices() {
@@ -164,6 +168,14 @@ std::vector<ParamSpec> hf_params() {
                          "bounds the integral buffer of kernel_split and host_update; quartets "
                          "are processed in batches that fit")
           .range(1, 1 << 20),
+      words.g_sum_transport
+          .param(RankSumTransport::automatic,
+                 "how the ranks' parts of G are summed after each build (their lower "
+                 "triangles): mpi, through the host and MPI_Allreduce; cuda_ipc: the GPUs read "
+                 "one another's parts (CUDA, every rank on one node), each summing a slice of "
+                 "every part and then gathering the others' slices, MPI only signalling; auto: "
+                 "cuda_ipc where it can be had, else mpi (the report's g_sum_cuda_ipc says which)")
+          .sweepable(),
   };
 }
 
@@ -242,6 +254,7 @@ HfSetup read_setup(const Params& params) {
   setup.fock_build = choices().fock_build.of(params);
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
+  setup.g_sum_transport = choices().g_sum_transport.of(params);
   if (params.has("reference_energy")) setup.reference_energy = params.real("reference_energy");
   setup.energy_tolerance = params.real("energy_tolerance");
   return setup;

@@ -15,6 +15,7 @@
 #include "hf/incremental_g.hpp"
 #include "hf/molecule.hpp"
 #include "hf/quartet_screen.hpp"
+#include "hf/symmetric_rank_sum.hpp"
 
 namespace kmini::hf {
 
@@ -42,6 +43,7 @@ struct HfSetup {
   FockBuild fock_build;
   int full_rebuild_every;
   double batch_bytes;
+  RankSumTransport g_sum_transport;
   std::optional<double> reference_energy;
   double energy_tolerance;
 };

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cuda_ipc.hpp"
 #include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
 #include "support/mpi_report.hpp"
@@ -111,6 +112,10 @@ TEST(HfRanks, EveryVariantGivesTheOneRankEnergy) {
         EXPECT_EQ(result["metrics"]["g_sum_seconds"].IsDefined(), ranks > 1);
         if (ranks > 1) {
           EXPECT_GT(metric(result, "g_sum_seconds"), 0.0);
+          EXPECT_GT(metric(result, "g_sum_seconds_min"), 0.0);
+          EXPECT_LE(metric(result, "g_sum_seconds_min"), metric(result, "g_sum_seconds"));
+          // auto takes CUDA IPC where the build has it (every rank here is on one node).
+          EXPECT_EQ(metric(result, "g_sum_cuda_ipc"), cuda_ipc_built() ? 1.0 : 0.0);
           EXPECT_GT(metric(result, "rank_build_seconds_min"), 0.0);
           EXPECT_LE(metric(result, "rank_build_seconds_min"),
                     metric(result, "rank_build_seconds_max"));
@@ -158,6 +163,22 @@ TEST(HfRanks, DensityScreenedBuildsShareTheirQuartetsEvenly) {
   const double most = metric(result, "rank_quartets_computed_max");
   EXPECT_GT(fewest, 0.0);
   EXPECT_LE(most, 1.1 * fewest);
+}
+
+// cuda_ipc named where the build has no CUDA exits 2 naming the key, before anything runs; auto
+// and mpi sum through the host there (g_sum_cuda_ipc is checked above).
+TEST(HfRanks, CudaIpcSumThatCannotBeHadExitsTwo) {
+  if (cuda_ipc_built()) GTEST_SKIP() << "this build has CUDA IPC";
+  TempDir dir;
+  const std::string input =
+      dir.write("in.yaml", "app: hf\nmolecule: " + shipped_molecule("water-001") +
+                               "\ng_sum_transport: cuda_ipc\n");
+  const ProcessResult r =
+      mpirun(2, {"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "0"}, 1);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_CONTAINS(r.err, "g_sum_transport");
+  EXPECT_CONTAINS(r.err, "cuda_ipc needs the CUDA backend");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
 }
 
 }  // namespace
