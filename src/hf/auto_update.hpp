@@ -8,9 +8,10 @@
 // (GBuilder::warm_up), then up to a quarter of each class's quartets, spread along its lists, is
 // split into stripes, a few per candidate, each timed on its own (GBuilder::build_in_parts); a
 // candidate slower than the fastest so far takes smaller stripes, by its share of the fastest's
-// rate (GBuilder::trial_stripe_share). A candidate's rate for a class is its time per quartet
-// computed there; the class's fastest builds the rest of it at once, and every class of
-// the builds that follow. The trial is a real SCF iteration, so it costs only what its slower
+// rate (GBuilder::trial_stripe_share), and one that stayed four times slower or more in every
+// class before starts the next at that share. A candidate's rate for a class is its time per
+// quartet computed there; the class's fastest builds the rest of it at once, and every class of the
+// builds that follow. The trial is a real SCF iteration, so it costs only what its slower
 // candidates lose on their share of one build (trial_overhead): with a third of each class each,
 // kernel_split's, 2 to 10 times slower than the atomics' on the H100, had cost most of a build.
 //

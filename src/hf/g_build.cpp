@@ -161,6 +161,49 @@ constexpr double kProductCutoffPerThreshold = 1e-5;
 // one end.
 constexpr std::size_t kStripesPerPart = 4;
 
+// A place in a rank's share of a class: bra `bra` of its range `range`. Before its range's end,
+// except at the share's end, so that places compare in the share's order.
+struct TrialCursor {
+  std::size_t range = 0;
+  int bra = 0;
+  friend bool operator<(const TrialCursor& x, const TrialCursor& y) {
+    return x.range < y.range || (x.range == y.range && x.bra < y.bra);
+  }
+};
+
+// A rank's share of a class, its ranges of bras one after another, as one sequence of quartets.
+class ShareSequence {
+ public:
+  ShareSequence(const std::vector<std::array<int, 2>>& ranges, const std::vector<std::int64_t>& at)
+      : ranges_(ranges), at_(at) {
+    before_.push_back(0);
+    for (const auto& [first, last] : ranges)
+      before_.push_back(before_.back() + (at[last] - at[first]));
+  }
+
+  // The first bra whose quartets start at or past `fraction` of the share's.
+  TrialCursor at(double fraction) const {
+    if (ranges_.empty()) return {};
+    if (fraction >= 1.0) return {ranges_.size() - 1, ranges_.back()[1]};
+    const auto target =
+        static_cast<std::int64_t>(static_cast<double>(before_.back()) * std::max(fraction, 0.0));
+    // The last range whose quartets begin at or before the target.
+    const std::size_t r = static_cast<std::size_t>(
+        std::upper_bound(before_.begin(), before_.end() - 1, target) - before_.begin() - 1);
+    const auto [first, last] = ranges_[r];
+    const std::int64_t within = at_[first] + (target - before_[r]);
+    const int bra = static_cast<int>(
+        std::lower_bound(at_.begin() + first, at_.begin() + last, within) - at_.begin());
+    if (bra == last && r + 1 < ranges_.size()) return {r + 1, ranges_[r + 1][0]};
+    return {r, bra};
+  }
+
+ private:
+  const std::vector<std::array<int, 2>>& ranges_;
+  const std::vector<std::int64_t>& at_;
+  std::vector<std::int64_t> before_;  // quartets of the ranges before range r
+};
+
 }  // namespace
 
 GBuilder::GBuilder(const MolecularBasis& basis, const GBuildSettings& settings, int rank, int ranks)
@@ -337,81 +380,92 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
   screen(density, build);
   const std::size_t classes = plan_.classes.size(), parts = parts_updates.size();
   last_.seconds.assign(classes, 0.0);
+  // Per part, the largest share its stripes reached in a class so far: a part that stayed far
+  // behind the fastest in every class before starts the next one at that share.
+  std::vector<double> best_share(parts, 0.0);
   for (std::size_t i = 0; i < classes; ++i) {
     std::vector<double> part_seconds(parts, 0.0), part_computed(parts, 0.0);
-    // Each range of the rank's share in `rounds` segments of equal quartet counts, so that every
-    // part samples every range from end to end. A segment begins with one stripe per part,
-    // together kTrialShare of it at most (trial_stripe_share); the rest of it waits for the
-    // choice.
-    std::vector<std::array<int, 2>> rest;
-    const auto timed = [&](GUpdate update, int begin, int end) {
+    // The rank's share, its ranges one after another, in `rounds` segments of equal quartet
+    // counts, so that every part samples the share from end to end. A segment begins with one
+    // stripe per part, together kTrialShare of it at most (trial_stripe_share); the rest of it
+    // waits for the choice. Segments over the share as a whole, not over each of its ranges:
+    // per range, each of a rank's eight ranges took its own rounds of stripes, and on four
+    // ranks the trial cost more than a whole build (docs/performance-notes.md).
+    std::vector<std::array<TrialCursor, 2>> rest;
+    const auto timed = [&](GUpdate update, const TrialCursor& from, const TrialCursor& to) {
       const double before = kept_[i];
       Kokkos::fence();
       const auto start = std::chrono::steady_clock::now();
-      if (end > begin) run_class(update, i, begin, end, build);
+      for (std::size_t r = from.range; r <= to.range && r < plan_.classes[i].share.size(); ++r) {
+        const auto [first, last] = plan_.classes[i].share[r];
+        const int begin = r == from.range ? from.bra : first;
+        const int end = r == to.range ? to.bra : last;
+        if (end > begin) run_class(update, i, begin, end, build);
+      }
       Kokkos::fence();
       const double seconds = seconds_since(start);
       last_.seconds[i] += seconds;
       return std::array<double, 2>{seconds, kept_[i] - before};
     };
     if (build.candidates[i] > 0) {
-      const ClassPlan& c = plan_.classes[i];
-      const std::vector<std::int64_t>& at = offsets(i, build);
+      const ShareSequence share(plan_.classes[i].share, offsets(i, build));
       // As many segments as give every part the first stripe of a segment equally often: the
       // cost of a quartet changes along the lists, and a fixed order favoured one part ((pp|pp)
       // went to warp-aggregated atomics, 26% slower than plain ones, at every size on the H100).
-      const std::size_t least = std::max<std::size_t>(1, kStripesPerPart / c.share.size());
-      const std::size_t rounds = (least + parts - 1) / parts * parts;
-      std::size_t turn = 0;
-      for (const auto& [first, last] : c.share) {
-        // The first bra whose quartets start at or past `fraction` of the range's.
-        const auto bra_at = [&, first = first, last = last](double fraction) {
-          if (fraction >= 1.0) return last;
-          const auto target = at[first] + static_cast<std::int64_t>(
-                                              static_cast<double>(at[last] - at[first]) * fraction);
-          return static_cast<int>(std::lower_bound(at.begin() + first, at.begin() + last, target) -
-                                  at.begin());
-        };
-        const double segment = 1.0 / static_cast<double>(rounds);
-        const double stripe = segment * kTrialShare / static_cast<double>(parts);
-        int begin = first;  // pieces follow one another: a bra longer than a piece ends it
-        const auto piece_to = [&](double fraction) {
-          const int from = begin;
-          begin = std::max(begin, bra_at(fraction));
-          return std::array<int, 2>{from, begin};
-        };
-        for (std::size_t r = 0; r < rounds; ++r) {
-          const double at_segment = static_cast<double>(r) * segment;
-          double reached = at_segment;
-          for (std::size_t j = 0; j < parts; ++j) {
-            const std::size_t k = (j + turn) % parts;
-            reached += stripe * trial_stripe_share(part_seconds, part_computed, k);
-            const auto [from, to] = piece_to(reached);
-            const std::array<double, 2> took = timed(parts_updates[k], from, to);
-            part_seconds[k] += took[0];
-            part_computed[k] += took[1];
-          }
-          ++turn;
-          rest.push_back(piece_to(r + 1 == rounds ? 1.0 : at_segment + segment));
+      const std::size_t rounds = (kStripesPerPart + parts - 1) / parts * parts;
+      const double segment = 1.0 / static_cast<double>(rounds);
+      const double stripe = segment * kTrialShare / static_cast<double>(parts);
+      TrialCursor begin = share.at(0.0);  // pieces follow one another: a bra longer than a piece
+      const auto piece_to = [&](double fraction) {  // ends it
+        const TrialCursor from = begin;
+        begin = std::max(begin, share.at(fraction));
+        return std::array<TrialCursor, 2>{from, begin};
+      };
+      for (std::size_t r = 0; r < rounds; ++r) {
+        const double at_segment = static_cast<double>(r) * segment;
+        double reached = at_segment;
+        for (std::size_t j = 0; j < parts; ++j) {
+          const std::size_t k = (j + r) % parts;
+          const double share_k = part_computed[k] > 0.0
+                                     ? trial_stripe_share(part_seconds, part_computed, k)
+                                 : best_share[k] > 0.0 && best_share[k] <= kHopelessShare
+                                     ? std::max(best_share[k], kLeastStripeShare)
+                                     : 1.0;
+          reached += stripe * share_k;
+          const auto [from, to] = piece_to(reached);
+          const std::array<double, 2> took = timed(parts_updates[k], from, to);
+          part_seconds[k] += took[0];
+          part_computed[k] += took[1];
         }
+        rest.push_back(piece_to(r + 1 == rounds ? 1.0 : at_segment + segment));
       }
+      for (std::size_t k = 0; k < parts; ++k)
+        if (part_computed[k] > 0.0)
+          best_share[k] =
+              std::max(best_share[k],
+                       std::clamp(trial_rate_ratio(part_seconds, part_computed, k), 0.0, 1.0));
     }
     const std::size_t chosen = choose(i, part_seconds, part_computed);
-    for (const auto& [begin, end] : rest)
-      timed(parts_updates.at(chosen), begin, end);
+    for (const auto& [from, to] : rest)
+      timed(parts_updates.at(chosen), from, to);
   }
   finish(build, g);
 }
 
-double GBuilder::trial_stripe_share(const std::vector<double>& seconds,
-                                    const std::vector<double>& computed, std::size_t k) {
+double GBuilder::trial_rate_ratio(const std::vector<double>& seconds,
+                                  const std::vector<double>& computed, std::size_t k) {
   double fastest = -1.0;
   for (std::size_t j = 0; j < seconds.size(); ++j)
     if (computed[j] > 0.0 && seconds[j] > 0.0 &&
         (fastest < 0.0 || seconds[j] / computed[j] < fastest))
       fastest = seconds[j] / computed[j];
   if (fastest < 0.0 || !(computed[k] > 0.0 && seconds[k] > 0.0)) return 1.0;
-  return std::clamp(fastest / (seconds[k] / computed[k]), kLeastStripeShare, 1.0);
+  return fastest / (seconds[k] / computed[k]);
+}
+
+double GBuilder::trial_stripe_share(const std::vector<double>& seconds,
+                                    const std::vector<double>& computed, std::size_t k) {
+  return std::clamp(trial_rate_ratio(seconds, computed, k), kLeastStripeShare, 1.0);
 }
 
 void GBuilder::run_class(GUpdate update, std::size_t i, std::int64_t bra_begin,

@@ -79,14 +79,22 @@ class GBuilder {
                       const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g,
                       const ChoosePart& choose);
   // Part k's next stripe, as a share of a full one, from the parts' seconds and quartets computed
-  // on their stripes so far: the fastest part's time per quartet over part k's, so that every
-  // part spends about the same time on a stripe, but never under kLeastStripeShare; 1 while part
-  // k has no timing yet. With stripes of equal size, a part r times slower than the fastest lost
-  // r - 1 of the fastest's stripe times on each of its stripes: kernel_split's, 2 to 13 times
-  // slower than the atomics' on the H100, was most of auto_trial_overhead.
-  static constexpr double kLeastStripeShare = 0.25;
+  // on their stripes so far: the fastest part's time per quartet over part k's
+  // (trial_rate_ratio), so that every part spends about the same time on a stripe, but never
+  // under kLeastStripeShare; 1 while part k has no timing yet. With stripes of equal size, a part
+  // r times slower than the fastest lost r - 1 of the fastest's stripe times on each of its
+  // stripes: kernel_split's, 2 to 20 times slower than the atomics' on the H100, was most of
+  // auto_trial_overhead.
+  static constexpr double kLeastStripeShare = 1.0 / 16.0;
   static double trial_stripe_share(const std::vector<double>& seconds,
                                    const std::vector<double>& computed, std::size_t k);
+  // That ratio unclamped; 1 while part k has no timing yet.
+  static double trial_rate_ratio(const std::vector<double>& seconds,
+                                 const std::vector<double>& computed, std::size_t k);
+  // A part whose best ratio in every class so far stayed at or under this starts the next class
+  // at that ratio (kLeastStripeShare at least) instead of a full stripe: kernel_split's first
+  // stripe of each class, untimed and 10 to 20 times slower, had cost more than all its others.
+  static constexpr double kHopelessShare = 0.25;
 
   // The builds that follow skip quartets below settings.threshold times `scale` (at most 1):
   // incremental builds screen a density's change tighter (incremental_g.hpp).

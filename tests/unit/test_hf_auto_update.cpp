@@ -40,9 +40,11 @@ TEST(HfAutoUpdate, TrialStripesShrinkForTheSlowerPartsAlone) {
   EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 1), 2.0 / 3.0);
   EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 2), 0.5);
   EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 3), 1.0);  // not yet timed
-  // Ten times slower: the floor.
-  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share({1.0, 10.0}, {10.0, 10.0}, 1),
+  // Ten times slower: a tenth; forty times: the floor, though the ratio goes on.
+  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share({1.0, 10.0}, {10.0, 10.0}, 1), 0.1);
+  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share({1.0, 40.0}, {10.0, 10.0}, 1),
                    GBuilder::kLeastStripeShare);
+  EXPECT_DOUBLE_EQ(GBuilder::trial_rate_ratio({1.0, 40.0}, {10.0, 10.0}, 1), 1.0 / 40.0);
   // Nothing timed yet: full stripes for all.
   EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share({0.0, 0.0}, {0.0, 0.0}, 1), 1.0);
 }

@@ -261,6 +261,50 @@ TEST(HfGBuild, PartsTimeAShareOfEachClassAndTheChosenOneBuildsTheRest) {
   EXPECT_LT(largest_difference(got, whole.g), 1e-12);
 }
 
+// auto's trial on one rank of four, whose share of each class is several ranges of bras: the
+// trial's segments run over the share as one sequence, so a piece may span two ranges. The
+// stripes and the rest must still build the rank's share exactly once (its G is the plain
+// build's, and its quartets the same), and the four ranks' parts add up to the whole G. A piece
+// that ran only its first range, or one range twice, gives another G.
+TEST(HfGBuild, TrialOverASharedClassBuildsTheRanksShareOnce) {
+  const MolecularBasis basis = two_waters();
+  const int n = basis.functions;
+  std::mt19937_64 rng(29);
+  const DeviceMatrix density = device_matrix(random_density(n, 4.0, rng), n);
+  GBuildSettings settings;
+  const Built whole = build(basis, settings, GUpdate::atomic, density);
+  const std::vector<GUpdate> parts{GUpdate::atomic, GUpdate::warp_aggregated,
+                                   GUpdate::kernel_split};
+  constexpr int kRanks = 4;
+  std::vector<double> sum(static_cast<std::size_t>(n) * n, 0.0);
+  std::size_t shares_of_many_ranges = 0;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    GBuilder plain(basis, settings, rank, kRanks);
+    const DeviceMatrix want("test::want", n, n);
+    plain.build(GUpdate::atomic, density, want);
+    GBuilder trial(basis, settings, rank, kRanks);
+    for (const ClassPlan& c : trial.plan().classes)
+      if (c.share.size() > 1) ++shares_of_many_ranges;
+    const DeviceMatrix got("test::got", n, n);
+    trial.build_in_parts(parts, density, got,
+                         [&](std::size_t i, const std::vector<double>&,
+                             const std::vector<double>&) { return i % parts.size(); });
+    EXPECT_EQ(trial.last().total_computed(), plain.last().total_computed());
+    const auto w = Kokkos::create_mirror_view_and_copy(Host(), want);
+    const auto h = Kokkos::create_mirror_view_and_copy(Host(), got);
+    double largest = 0.0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        largest = std::max(largest, std::abs(h(i, j) - w(i, j)));
+        sum[static_cast<std::size_t>(i) * n + j] += h(i, j);
+      }
+    EXPECT_LT(largest, 1e-12);
+  }
+  EXPECT_GT(shares_of_many_ranges, 0u) << "no class's share had more than one range";
+  EXPECT_LT(largest_difference(sum, whole.g), 1e-12);
+}
+
 // A kept quartet whose exchange pairings' bound is under the threshold makes its Coulomb updates
 // alone. Every update must skip the same ones (they agree to rounding), and what they skip must
 // stay within the threshold's reach: each skipped contribution to an element of G is under the
