@@ -194,11 +194,23 @@ class ShareSequence {
     const std::int64_t within = at_[first] + (target - before_[r]);
     const int bra = static_cast<int>(
         std::lower_bound(at_.begin() + first, at_.begin() + last, within) - at_.begin());
-    if (bra == last && r + 1 < ranges_.size()) return {r + 1, ranges_[r + 1][0]};
-    return {r, bra};
+    return normal({r, bra});
+  }
+
+  // The place one bra after `c`, or the share's end.
+  TrialCursor after_one_bra(const TrialCursor& c) const {
+    if (ranges_.empty() || c.bra >= ranges_[c.range][1]) return c;
+    return normal({c.range, c.bra + 1});
   }
 
  private:
+  // A range's end stands for the next range's first bra, but for the last range's.
+  TrialCursor normal(const TrialCursor& c) const {
+    if (c.bra == ranges_[c.range][1] && c.range + 1 < ranges_.size())
+      return {c.range + 1, ranges_[c.range + 1][0]};
+    return c;
+  }
+
   const std::vector<std::array<int, 2>>& ranges_;
   const std::vector<std::int64_t>& at_;
   std::vector<std::int64_t> before_;  // quartets of the ranges before range r
@@ -432,7 +444,10 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
                                      ? std::max(best_share[k], kLeastStripeShare)
                                      : 1.0;
           reached += stripe * share_k;
-          const auto [from, to] = piece_to(reached);
+          auto [from, to] = piece_to(reached);
+          // A class too small for a stripe to reach a bra's end still rates its first part on
+          // one bra: a class nobody rated went to the first candidate untimed.
+          if (r == 0 && j == 0 && !(from < to)) to = begin = share.after_one_bra(begin);
           const std::array<double, 2> took = timed(parts_updates[k], from, to);
           part_seconds[k] += took[0];
           part_computed[k] += took[1];
