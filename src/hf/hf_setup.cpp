@@ -172,7 +172,8 @@ std::vector<ParamSpec> hf_params() {
           .param(RankSumTransport::automatic,
                  "how the ranks' parts of G are summed after each build (their lower "
                  "triangles): mpi, through the host and MPI_Allreduce; cuda_ipc: the GPUs read "
-                 "one another's parts (CUDA, every rank on one node), each summing a slice of "
+                 "one another's parts in kernels (CUDA, every rank on one node, GPUs with peer "
+                 "access to one another: NVLink, or PCIe with P2P), each summing a slice of "
                  "every part and then gathering the others' slices, MPI only signalling; auto: "
                  "cuda_ipc where it can be had, else mpi (the report's g_sum_cuda_ipc says which)")
           .sweepable(),
