@@ -427,8 +427,9 @@ void GBuilder::build_in_parts(const std::vector<GUpdate>& parts_updates,
       const std::size_t rounds = (kStripesPerPart + parts - 1) / parts * parts;
       const double segment = 1.0 / static_cast<double>(rounds);
       const double stripe = segment * kTrialShare / static_cast<double>(parts);
-      TrialCursor begin = share.at(0.0);  // pieces follow one another: a bra longer than a piece
-      const auto piece_to = [&](double fraction) {  // ends it
+      // Pieces follow one another: a bra longer than a piece ends it.
+      TrialCursor begin = share.at(0.0);
+      const auto piece_to = [&](double fraction) {
         const TrialCursor from = begin;
         begin = std::max(begin, share.at(fraction));
         return std::array<TrialCursor, 2>{from, begin};
