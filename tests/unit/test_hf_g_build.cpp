@@ -212,37 +212,47 @@ TEST(HfGBuild, ManyChunksComputeTheQuartetsAndGOfOne) {
   }
 }
 
+// What the trial's tests start from: two waters, a random density, the plain build's G, and
+// the device's candidates.
+struct TrialCase {
+  MolecularBasis basis = two_waters();
+  int n = basis.functions;
+  GBuildSettings settings;
+  DeviceMatrix density;
+  Built whole;
+  std::vector<GUpdate> parts{GUpdate::atomic, GUpdate::warp_aggregated, GUpdate::kernel_split};
+
+  explicit TrialCase(unsigned seed) {
+    std::mt19937_64 rng(seed);
+    density = device_matrix(random_density(n, 4.0, rng), n);
+    whole = build(basis, settings, GUpdate::atomic, density);
+  }
+};
+
 // auto's trial (GBuilder::build_in_parts): each part builds and times stripes that add up to a
 // share of each class, the part chosen for the class builds the rest, and G is the whole build's.
 // A trial that left the rest unbuilt, or built a stripe twice, gives another G; one whose stripes
 // took the whole class fails the share.
 TEST(HfGBuild, PartsTimeAShareOfEachClassAndTheChosenOneBuildsTheRest) {
-  const MolecularBasis basis = two_waters();
-  const int n = basis.functions;
-  std::mt19937_64 rng(17);
-  const DeviceMatrix density = device_matrix(random_density(n, 4.0, rng), n);
-  GBuildSettings settings;
-  const Built whole = build(basis, settings, GUpdate::atomic, density);
-  const std::vector<GUpdate> parts{GUpdate::atomic, GUpdate::warp_aggregated,
-                                   GUpdate::kernel_split};
-  GBuilder builder(basis, settings, 0, 1);
+  const TrialCase t(17);
+  GBuilder builder(t.basis, t.settings, 0, 1);
   std::vector<std::size_t> asked;
   std::vector<double> trial;
-  const DeviceMatrix g("test::g", n, n);
+  const DeviceMatrix g("test::g", t.n, t.n);
   builder.build_in_parts(
-      parts, density, g,
+      t.parts, t.density, g,
       [&](std::size_t i, const std::vector<double>& seconds, const std::vector<double>& computed) {
-        EXPECT_EQ(seconds.size(), parts.size());
+        EXPECT_EQ(seconds.size(), t.parts.size());
         asked.push_back(i);
         double sum = 0.0;
         for (const double c : computed)
           sum += c;
         trial.push_back(sum);
         if (i == 0) {  // (ss|ss): hundreds of bras, a share for every part
-          for (std::size_t k = 0; k < parts.size(); ++k)
-            EXPECT_GT(computed[k], 0.0) << name_of(parts[k]);
+          for (std::size_t k = 0; k < t.parts.size(); ++k)
+            EXPECT_GT(computed[k], 0.0) << name_of(t.parts[k]);
         }
-        return i % parts.size();  // every part builds some class's rest
+        return i % t.parts.size();  // every part builds some class's rest
       });
   const std::size_t classes = builder.plan().classes.size();
   ASSERT_EQ(asked.size(), classes);
@@ -252,57 +262,50 @@ TEST(HfGBuild, PartsTimeAShareOfEachClassAndTheChosenOneBuildsTheRest) {
   const double ssss = builder.last().computed.at(0);
   EXPECT_GT(trial[0], 0.1 * ssss);
   EXPECT_LT(trial[0], 0.45 * ssss);
-  EXPECT_EQ(builder.last().total_computed(), whole.computed);
+  EXPECT_EQ(builder.last().total_computed(), t.whole.computed);
   const auto host = Kokkos::create_mirror_view_and_copy(Host(), g);
   std::vector<double> got;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
+  for (int i = 0; i < t.n; ++i)
+    for (int j = 0; j < t.n; ++j)
       got.push_back(host(i, j));
-  EXPECT_LT(largest_difference(got, whole.g), 1e-12);
+  EXPECT_LT(largest_difference(got, t.whole.g), 1e-12);
 }
 
 // auto's trial on one rank of four, whose share of each class is several ranges of bras: the
 // trial's segments run over the share as one sequence, so a piece may span two ranges. The
 // stripes and the rest must still build the rank's share exactly once (its G is the plain
-// build's, and its quartets the same), and the four ranks' parts add up to the whole G. A piece
+// build's, and its quartets the same), and the four ranks' t.parts add up to the t.whole G. A piece
 // that ran only its first range, or one range twice, gives another G.
 TEST(HfGBuild, TrialOverASharedClassBuildsTheRanksShareOnce) {
-  const MolecularBasis basis = two_waters();
-  const int n = basis.functions;
-  std::mt19937_64 rng(29);
-  const DeviceMatrix density = device_matrix(random_density(n, 4.0, rng), n);
-  GBuildSettings settings;
-  const Built whole = build(basis, settings, GUpdate::atomic, density);
-  const std::vector<GUpdate> parts{GUpdate::atomic, GUpdate::warp_aggregated,
-                                   GUpdate::kernel_split};
+  const TrialCase t(29);
   constexpr int kRanks = 4;
-  std::vector<double> sum(static_cast<std::size_t>(n) * n, 0.0);
+  std::vector<double> sum(static_cast<std::size_t>(t.n) * t.n, 0.0);
   std::size_t shares_of_many_ranges = 0;
   for (int rank = 0; rank < kRanks; ++rank) {
     SCOPED_TRACE("rank " + std::to_string(rank));
-    GBuilder plain(basis, settings, rank, kRanks);
-    const DeviceMatrix want("test::want", n, n);
-    plain.build(GUpdate::atomic, density, want);
-    GBuilder trial(basis, settings, rank, kRanks);
+    GBuilder plain(t.basis, t.settings, rank, kRanks);
+    const DeviceMatrix want("test::want", t.n, t.n);
+    plain.build(GUpdate::atomic, t.density, want);
+    GBuilder trial(t.basis, t.settings, rank, kRanks);
     for (const ClassPlan& c : trial.plan().classes)
       if (c.share.size() > 1) ++shares_of_many_ranges;
-    const DeviceMatrix got("test::got", n, n);
-    trial.build_in_parts(parts, density, got,
+    const DeviceMatrix got("test::got", t.n, t.n);
+    trial.build_in_parts(t.parts, t.density, got,
                          [&](std::size_t i, const std::vector<double>&,
-                             const std::vector<double>&) { return i % parts.size(); });
+                             const std::vector<double>&) { return i % t.parts.size(); });
     EXPECT_EQ(trial.last().total_computed(), plain.last().total_computed());
     const auto w = Kokkos::create_mirror_view_and_copy(Host(), want);
     const auto h = Kokkos::create_mirror_view_and_copy(Host(), got);
     double largest = 0.0;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < t.n; ++i)
+      for (int j = 0; j < t.n; ++j) {
         largest = std::max(largest, std::abs(h(i, j) - w(i, j)));
-        sum[static_cast<std::size_t>(i) * n + j] += h(i, j);
+        sum[static_cast<std::size_t>(i) * t.n + j] += h(i, j);
       }
     EXPECT_LT(largest, 1e-12);
   }
   EXPECT_GT(shares_of_many_ranges, 0u) << "no class's share had more than one range";
-  EXPECT_LT(largest_difference(sum, whole.g), 1e-12);
+  EXPECT_LT(largest_difference(sum, t.whole.g), 1e-12);
 }
 
 // A kept quartet whose exchange pairings' bound is under the threshold makes its Coulomb updates
