@@ -12,12 +12,12 @@
 
 #include "core/choice.hpp"
 #include "core/comm.hpp"
+#include "core/cuda_ipc.hpp"
 #include "core/device.hpp"
 #include "core/host_backends.hpp"
 #include "core/launcher.hpp"
 #include "core/precision.hpp"
 #include "core/timing.hpp"
-#include "core/cuda_ipc.hpp"
 #include "himeno/device_mpi.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/reference.hpp"
