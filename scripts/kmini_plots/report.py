@@ -46,6 +46,8 @@ class Result:
         work = raw.get("work_per_repetition") or {}
         self.work = {k: optional_float(v) for k, v in work.items()}
         self.validation = (raw.get("validation") or {}).get("status")
+        self.metrics = {name: optional_float(m.get("value"))
+                        for name, m in (raw.get("metrics") or {}).items() if isinstance(m, dict)}
 
     @property
     def ran(self):

@@ -11,7 +11,9 @@ scaling, work growing with the ranks is weak scaling, anything else is called un
 also names the inputs that differ (a weak-scaling input typically sets a larger grid and a rank
 split). kmini's figures of merit are rates of the global work (GB/s, MFLOPS, quartets/s), so
 efficiency = (FOM_N / FOM_0) / (N / N_0) reads as t_0 / t_N for weak scaling and as the speed-up
-per rank for strong scaling; the table prints the FOM ratio beside it.
+per rank for strong scaling; the table prints the FOM ratio beside it. Under it, where the split
+runs' time went, from the metrics that time their phases (PHASES: himeno's exchange and gosa
+allreduce, hf's ranks' own shares and the sum of G, and each app's fastest and slowest rank).
 """
 import json
 
@@ -23,12 +25,22 @@ from .report import NoData, devices_line, distinct
 from .text import format_cell, format_number, format_percent, point_text, table
 
 SUMMARY = ("scaling-<app>.png: figure of merit against MPI ranks, parallel efficiency in the "
-           "table (the same runs in reports at different rank counts)")
+           "table, and where the split runs' time went (the same runs in reports at different "
+           "rank counts)")
 # Inputs that say how a run was measured, not what it computed.
 MEASUREMENT_INPUTS = {"variant", "label", "repetitions", "warmup", "target_seconds"}
 WORK_MEASURES = ("items", "flops", "bytes")
 TOLERANCE = 0.01
 KIND_STYLES = {"strong": "-", "weak": "--"}
+# Where a split run's time went: the metrics an app times its phases with on several ranks
+# (seconds), printed in ms under the scaling table, so that the exchange, the reduction and the
+# ranks' spread (load balance) read apart.
+PHASES = {
+    "himeno": ("exchange_seconds_per_iteration", "allreduce_seconds_per_iteration",
+               "rank_busy_seconds_per_iteration_min", "rank_busy_seconds_per_iteration_max"),
+    "hf": ("rank_build_seconds_min", "rank_build_seconds_max", "g_sum_seconds_min",
+           "g_sum_seconds"),
+}
 
 
 def result_key(result):
@@ -143,7 +155,28 @@ def table_text(app, all_series):
                          format_number(series.ratio(result)),
                          format_percent(series.efficiency(result)),
                          format_number(work), scaling_note(series, result), result.report.name])
-    return table(title, header, rows, left=(0, 7, 8))
+    text = table(title, header, rows, left=(0, 7, 8))
+    return text + phase_text(app, all_series)
+
+
+def phase_text(app, all_series):
+    """The split runs' phases (PHASES) in ms, a row per series and rank count that has any."""
+    names = PHASES.get(app, ())
+    rows = []
+    for series in all_series:
+        first = True
+        for result in series.results:
+            values = [result.metrics.get(name) for name in names]
+            if all(v is None for v in values):
+                continue
+            rows.append([series.name if first else "", str(result.report.ranks)] +
+                        [format_number(v * 1000.0) if v is not None else "-" for v in values])
+            first = False
+    if not rows:
+        return ""
+    title = (f"{app} on several ranks, where the time went [ms] ('-': not reported): the "
+             "slowest rank's figure unless the name ends in _min (the fastest's)")
+    return "\n" + table(title, ["series", "ranks"] + list(names), rows, left=(0,))
 
 
 def series_color(all_series, index):

@@ -125,6 +125,15 @@ expect_line '^ +2 +275\.7 +1387 +1\.753 +87\.6% +1\.000 +strong +plot_scaling_2r
 # No baseline ran in these hf runs: relative to atomic, and the device and ranks tell groups apart.
 expect_line '^water-064 6-31g \(NVIDIA H200, 2 ranks\) +atomic \(no baseline ran\) +275\.7 +1\.000 +1\.231$'
 expect_line '^note: no himeno figure: it needs himeno runs where cpu_serial ran \(none did\)$'
+# The phases of the split runs, in ms, from the 2-rank fixture's metrics: a row where a result
+# has them (himeno's swap result has none, and no row), '-' for none of the app's list.
+expect_line '^himeno on several ranks, where the time went \[ms\]'
+expect_line '^update=copy_back kokkos_reduce +2 +0\.4200 +0\.3100 +6\.100 +6\.300$'
+expect_line '^hf on several ranks, where the time went \[ms\]'
+expect_line '^water-064-6-31g auto +2 +198\.5 +210\.2 +1\.100 +12\.80$'
+if sed -n '/^himeno on several ranks/,/^$/p' "$out" | grep -q '^update=swap'; then
+  fail "a phase row for himeno's swap result, which has no phase metrics"
+fi
 echo "  ok"
 
 check "(i) --help lists the figures"
