@@ -16,7 +16,6 @@ namespace kmini::hf {
 // This rank's triangle, which the others map, and theirs mapped here.
 struct SymmetricRankSum::SharedTriangles {
   MPI_Comm comm = MPI_COMM_NULL;
-  std::size_t count = 0;
   std::unique_ptr<SharedDeviceBuffer> own;
   std::vector<std::unique_ptr<MappedDeviceBuffer>> mapped;  // by rank, empty at this one's
   Kokkos::View<std::uintptr_t*, DeviceMemory> addresses;    // every rank's triangle, by rank
@@ -45,7 +44,6 @@ void SymmetricRankSum::share(const Comm& comm, std::size_t triangle) {
     return;
   }
   auto shared = std::make_unique<SharedTriangles>();
-  shared->count = triangle;
   std::string failure;
   IpcHandle mine;
   try {
