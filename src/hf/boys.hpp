@@ -5,8 +5,9 @@
 // step 1/16 (dF_m/dT = -F_{m+1}, so the table's higher orders are its derivatives), and the lower
 // orders from the downward recursion F_m = (2T F_{m+1} + e^-T)/(2m+1), which is stable. Above
 // it, F_0 is its limit sqrt(pi / T) / 2 (the erf it omits is 1 to double precision there) and the
-// others come from the upward recursion, which is stable there since 2T > 2m+1. The grid is
-// filled once on the host from a series in long double.
+// others come from the upward recursion, which is stable there since 2T > 2m+1. Further out still
+// (boys_asymptotic_from), e^-T drops out of that recursion too. The grid is filled once on the
+// host from a series in long double.
 //
 // Each order M a kernel starts from has a table of its own, whose row at T0 holds the eight
 // Taylor terms F_M(T0) .. F_{M+7}(T0) in 48 bytes, three 16-byte loads: the first four in double,
@@ -71,6 +72,28 @@ KOKKOS_INLINE_FUNCTION constexpr int boys_series_terms(int m, double below) {
   }
 }
 
+// From here on F_0 .. F_M are their asymptotic forms, F_0 = sqrt(pi / T) / 2 and
+// F_{m+1} = (2m+1) F_m / (2T), to within 2^-53 relative of the exact values: the erfc(sqrt T) and
+// e^-T that the exact forms add fall below rounding (found with 50-digit arithmetic on a grid of
+// 1/4, checked up to T = 120). A large cluster's primitive quartets are mostly this far apart, and
+// the exponential is then the costliest part of the Boys function left.
+KOKKOS_INLINE_FUNCTION constexpr double boys_asymptotic_from(int m) {
+  constexpr double from[kBoysMaxOrder + 1] = {34.5,  38.75, 42.25, 45.25, 48.0,
+                                              50.75, 53.25, 55.5,  57.75};
+  return from[m];
+}
+
+template <int M>
+KOKKOS_FORCEINLINE_FUNCTION void boys_asymptotic(double t, double* f) {
+  const double inverse_root = reciprocal_sqrt(t);
+  f[0] = 0.886226925452758014 * inverse_root;  // sqrt(pi)/2
+  const double half_inverse = 0.5 * inverse_root * inverse_root;
+  static_for<0, M>([&](auto k_) {
+    constexpr int m = decltype(k_)::value;
+    f[m + 1] = (2 * m + 1) * f[m] * half_inverse;
+  });
+}
+
 // F_0 .. F_{M-1} from F_M by the downward recursion F_m = (2T F_{m+1} + e^-T)/(2m+1), stable.
 template <int M>
 KOKKOS_FORCEINLINE_FUNCTION void boys_downward(double t, double* f) {
@@ -127,6 +150,10 @@ struct BoysTable {
   template <int M>
   KOKKOS_INLINE_FUNCTION void evaluate(double t, double* f) const {
     static_assert(M <= kBoysMaxOrder, "the table does not reach this order");
+    if (t >= Impl::boys_asymptotic_from(M)) {
+      Impl::boys_asymptotic<M>(t, f);
+      return;
+    }
     if constexpr (M <= kBoysTableFreeOrder) {
       if (t < Impl::boys_upward_from(M))
         Impl::boys_by_series<M>(t, f);

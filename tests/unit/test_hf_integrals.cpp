@@ -275,6 +275,10 @@ TEST(BoysFunction, AgreesWithTheReferenceTo1e14Relative) {
     points.push_back((i + 0.5) * 0.1 + 0.001);
   for (double t : {39.9999, 39.99999999, 40.0, 40.00000001, 40.0001})
     points.push_back(t);
+  // Both sides of where each order turns to its asymptotic form, e^-T left out.
+  for (int m = 0; m <= kBoysMaxOrder; ++m)
+    for (double dt : {-1e-3, -1e-9, 0.0, 1e-9, 1e-3})
+      points.push_back(Impl::boys_asymptotic_from(m) + dt);
   // Small T, densely on a log scale: where the orders without a table hand over from their series
   // to erf and the upward recursion, which loses digits as T falls. Of the points above, only
   // T = 1e-3 itself failed with order 1's hand-over there instead of at 0.5.
