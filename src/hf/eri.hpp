@@ -125,9 +125,7 @@ KOKKOS_FORCEINLINE_FUNCTION void contract_quartet(Recursion& recursion,
     rotate(bra_product.center, lane, px);
     const double bra_weight = bra_product.coulomb_weight;
     const double ket_cutoff = screen.inner / pairs.products(p).bound;
-    for (int q = q_begin; q < q_end; ++q) {
-      const ProductFields ket_product = read_product<(lf >= 1), (lf >= 2)>(pairs.products(q));
-      if (ket_product.tail < ket_cutoff) break;
+    const auto add_quartet = [&](const ProductFields& ket_product) {
       const double eta = ket_product.zeta;
       quartet.eta = eta;
       quartet.half_inverse_eta = ket_product.half_inverse_zeta;
@@ -153,6 +151,21 @@ KOKKOS_FORCEINLINE_FUNCTION void contract_quartet(Recursion& recursion,
         quartet.base[m] = scale * boys_values[m];
       });
       recursion.add(quartet);
+    };
+    if constexpr (Limits::ket_read_ahead) {  // which classes, and why: eri_recursion.hpp
+      ProductFields next = read_product<(lf >= 1), (lf >= 2)>(pairs.products(q_begin));
+      for (int q = q_begin; q < q_end; ++q) {
+        const ProductFields ket_product = next;
+        if (ket_product.tail < ket_cutoff) break;
+        if (q + 1 < q_end) next = read_product<(lf >= 1), (lf >= 2)>(pairs.products(q + 1));
+        add_quartet(ket_product);
+      }
+    } else {
+      for (int q = q_begin; q < q_end; ++q) {
+        const ProductFields ket_product = read_product<(lf >= 1), (lf >= 2)>(pairs.products(q));
+        if (ket_product.tail < ket_cutoff) break;
+        add_quartet(ket_product);
+      }
     }
   }
 
