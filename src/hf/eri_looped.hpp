@@ -77,7 +77,7 @@ struct LoopedLimits {
   static constexpr int le = 2 * kMaxShellL, lf = 2 * kMaxShellL, lm = le + lf;
   static constexpr int ne = components_up_to(le), nf = components_up_to(lf);
   static constexpr int nc = functions_of_l(kMaxShellL), nd = functions_of_l(kMaxShellL);
-  static constexpr bool ket_read_ahead = false;  // (dd|dd) lost 18-30% reading ahead
+  static constexpr bool ket_read_ahead = false;  // (dd|dd) lost up to 32% reading ahead
 };
 
 struct LoopedRecursion {

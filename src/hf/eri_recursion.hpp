@@ -47,10 +47,10 @@ struct QuartetClass {
   // Whether the primitive loop reads each ket product an iteration before it uses it (eri.hpp),
   // so that its loads are in flight while the quartet before it is computed, for about 22 more
   // registers. Read where they are used, the loads left only once the screen's test of the tail
-  // had passed, and (ss|ss)'s warps spent half their time waiting for them. On the H100, read
+  // had passed, and over 40% of (ss|ss)'s stall samples waited for them. On the H100, read
   // ahead, (ss|ss) ran 6-9% faster, (ds|pp) 11-17% and (dp|ds) 4-12%, while the classes whose
   // registers were already near their launch's limit ((ps|ss), (ds|ps), (ds|ds), (dp|dp), (dd|ds)
-  // and (dd|dd)) lost up to 30% (docs/performance-notes.md).
+  // and (dd|dd)) lost up to 32% (docs/performance-notes.md).
   static constexpr bool ket_read_ahead = (le == 0 && lf == 0) ||                        // (ss|ss)
                                          (la == 2 && lb == 0 && lc == 1 && ld == 1) ||  // (ds|pp)
                                          (la == 2 && lb == 1 && lc == 2 && ld == 0);    // (dp|ds)
