@@ -83,17 +83,6 @@ KOKKOS_INLINE_FUNCTION constexpr double boys_asymptotic_from(int m) {
   return from[m];
 }
 
-template <int M>
-KOKKOS_FORCEINLINE_FUNCTION void boys_asymptotic(double t, double* f) {
-  const double inverse_root = reciprocal_sqrt(t);
-  f[0] = 0.886226925452758014 * inverse_root;  // sqrt(pi)/2
-  const double half_inverse = 0.5 * inverse_root * inverse_root;
-  static_for<0, M>([&](auto k_) {
-    constexpr int m = decltype(k_)::value;
-    f[m + 1] = (2 * m + 1) * f[m] * half_inverse;
-  });
-}
-
 // F_0 .. F_{M-1} from F_M by the downward recursion F_m = (2T F_{m+1} + e^-T)/(2m+1), stable.
 template <int M>
 KOKKOS_FORCEINLINE_FUNCTION void boys_downward(double t, double* f) {
@@ -106,15 +95,16 @@ KOKKOS_FORCEINLINE_FUNCTION void boys_downward(double t, double* f) {
   }
 }
 
-// F_0 = sqrt(pi)/2 erf(sqrt T) / sqrt T, the others by the upward recursion.
-template <int M>
+// F_0 = sqrt(pi)/2 erf(sqrt T) / sqrt T, the others by the upward recursion; `Asymptotic` (for T
+// from boys_asymptotic_from(M) on) leaves out the erfc and e^-T, which fall below rounding there.
+template <int M, bool Asymptotic = false>
 KOKKOS_FORCEINLINE_FUNCTION void boys_upward(double t, double* f) {
   const double inverse_root = reciprocal_sqrt(t);
   // erf(sqrt(t)) rounds to 1 from t = 40 on (erfc(sqrt(40)) < 4e-19), so F_0 is its limit.
-  const double erf_root = t < kBoysTableEnd ? erf(t * inverse_root) : 1.0;
+  const double erf_root = !Asymptotic && t < kBoysTableEnd ? erf(t * inverse_root) : 1.0;
   f[0] = 0.886226925452758014 * erf_root * inverse_root;  // sqrt(pi)/2
   if constexpr (M > 0) {
-    const double exp_minus_t = exp(-t);
+    const double exp_minus_t = Asymptotic ? 0.0 : exp(-t);
     const double half_inverse = 0.5 * inverse_root * inverse_root;
     static_for<0, M>([&](auto k_) {
       constexpr int m = decltype(k_)::value;
@@ -151,7 +141,7 @@ struct BoysTable {
   KOKKOS_INLINE_FUNCTION void evaluate(double t, double* f) const {
     static_assert(M <= kBoysMaxOrder, "the table does not reach this order");
     if (t >= Impl::boys_asymptotic_from(M)) {
-      Impl::boys_asymptotic<M>(t, f);
+      Impl::boys_upward<M, true>(t, f);
       return;
     }
     if constexpr (M <= kBoysTableFreeOrder) {
