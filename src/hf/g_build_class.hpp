@@ -105,10 +105,9 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
   for (std::int64_t begin = first; begin < first + count; begin += chunk) {
     const int candidates = static_cast<int>(std::min(chunk, first + count - begin));
     Kokkos::deep_copy(t.kept_count, 0);
-    Kokkos::parallel_for(
-        Impl::kernel_label<Class>("list_kept_"),
-        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, candidates),
-        ListKept<Memory>{t.classes[i], t.screen, begin, candidates, t.kept_list, t.kept_count});
+    const ListKept<Exec> list{t.classes[i], t.screen,    begin, candidates, ListKept<Exec>::kWindow,
+                              t.kept_list,  t.kept_count};
+    Kokkos::parallel_for(Impl::kernel_label<Class>("list_kept_"), list.policy(), list);
     int listed[2] = {0, 0};
     Kokkos::deep_copy(Kokkos::View<int[2], Kokkos::HostSpace>(listed), t.kept_count);
     const ListedParts parts{listed[0], candidates - listed[1], listed[1]};

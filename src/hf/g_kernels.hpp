@@ -161,29 +161,102 @@ using KeptList = Kokkos::View<int* [2], Kokkos::LayoutRight, Memory>;
 //
 // Computing the candidates as they come left a thread idle for every quartet the screen drops
 // while its warp computed the others, and density screening drops a large share of a large
-// cluster's candidates. Listed first, every thread of ClassQuartets computes. A warp appends its
-// kept quartets in lane order with one atomic, so the list keeps the plan's order within each
-// warp's run, and warps that ran together lie close: a warp of ClassQuartets still gets kets of
-// about equal contraction loops.
-template <class Memory>
+// cluster's candidates. Listed first, every thread of ClassQuartets computes.
+//
+// The list keeps the plan's order, in which neighbouring kets have contraction loops of about
+// equal length, over long stretches: a team tests a window of `window` consecutive candidates,
+// one a thread, reserves the window's places with one atomic per part, and writes its kept
+// candidates in their order (the first part ascending, the second descending) with a scan. With
+// a warp's atomic each, in the order the warps' atomics arrived, a warp of ClassQuartets
+// computed pieces of several far apart stretches of the plan, and its threads waited for the
+// longest contraction of the lot; runs of consecutive candidates a thread kept the order but
+// made the list kernel wait on one candidate's loads after another's (docs/performance-notes.md).
+template <class Exec>
 struct ListKept {
+  using Memory = typename Exec::memory_space;
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using Scratch = typename Exec::scratch_memory_space;
+  // Per candidate of the window: its bra position, and what the screen decided (kDropped,
+  // kCoulomb, kExchange).
+  using Bras = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Parts = Kokkos::View<char*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr char kDropped = 0, kCoulomb = 1, kExchange = 2;
+  // A window's two counts in one scanned number: exchange in the low half, Coulomb in the high.
+  static constexpr std::int64_t kOneCoulomb = std::int64_t{1} << 32;
+
+  // Windows long enough that a warp of ClassQuartets seldom straddles two.
+  static constexpr int kWindow = 2048;
+
   ClassData<Memory> data;
   QuartetScreen<Memory> screen;
   std::int64_t first = 0;
   int count = 0;
+  int window = kWindow;
   KeptList<Memory> list;
   Kokkos::View<int[2], Memory> listed;
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t w) const {
-    int p, q;
-    data.quartet(first + w, p, q);
-    const int bra = data.bra_pairs(p), ket = data.ket_pairs(q);
-    if (!screen.keeps(bra, ket)) return;
-    const bool exchange = screen.needs_exchange(bra, ket);
-    const int k = reduce::atomic_fetch_add_match(&listed(exchange ? 0 : 1), 1);
-    const int at = exchange ? k : count - 1 - k;
-    list(at, 0) = static_cast<int>(w);
-    list(at, 1) = p;
+  int teams() const { return static_cast<int>((std::int64_t{count} + window - 1) / window); }
+  static std::size_t scratch_bytes(int window) {
+    return Bras::shmem_size(window) + Parts::shmem_size(window);
+  }
+  // Teams of up to kTeam threads, a power of two: Kokkos' team scan on CUDA needs one.
+  static constexpr int kTeam = 256;
+  Kokkos::TeamPolicy<Exec> policy() const {
+    const auto scratch = Kokkos::PerTeam(scratch_bytes(window));
+    const int most = Kokkos::TeamPolicy<Exec>(teams(), 1)
+                         .set_scratch_size(0, scratch)
+                         .team_size_max(*this, Kokkos::ParallelForTag());
+    int team = 1;
+    while (2 * team <= most && 2 * team <= kTeam)
+      team *= 2;
+    return Kokkos::TeamPolicy<Exec>(teams(), team).set_scratch_size(0, scratch);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int begin = team.league_rank() * window;
+    const int length = count - begin < window ? count - begin : window;
+    const Bras bras(team.team_scratch(0), window);
+    const Parts parts(team.team_scratch(0), window);
+    std::int64_t kept = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, length),
+        [&](const int k, std::int64_t& sum) {
+          int p, q;
+          data.quartet(first + begin + k, p, q);
+          const int bra = data.bra_pairs(p), ket = data.ket_pairs(q);
+          char part = kDropped;
+          if (screen.keeps(bra, ket)) part = screen.needs_exchange(bra, ket) ? kExchange : kCoulomb;
+          parts(k) = part;
+          bras(k) = p;
+          sum += part == kExchange ? 1 : part == kCoulomb ? kOneCoulomb : 0;
+        },
+        kept);
+    std::int64_t at = 0;  // the window's first places, packed as its counts are
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](std::int64_t& places) {
+          const int exchange =
+              Kokkos::atomic_fetch_add(&listed(0), static_cast<int>(kept % kOneCoulomb));
+          const int coulomb =
+              Kokkos::atomic_fetch_add(&listed(1), static_cast<int>(kept / kOneCoulomb));
+          places = exchange + coulomb * kOneCoulomb;
+        },
+        at);
+    const int exchange_at = static_cast<int>(at % kOneCoulomb);
+    const int coulomb_at = count - 1 - static_cast<int>(at / kOneCoulomb);
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, length),
+                          [&](const int k, std::int64_t& before, const bool final) {
+                            const char part = parts(k);
+                            if (final && part != kDropped) {
+                              const int place =
+                                  part == kExchange
+                                      ? exchange_at + static_cast<int>(before % kOneCoulomb)
+                                      : coulomb_at - static_cast<int>(before / kOneCoulomb);
+                              list(place, 0) = begin + k;
+                              list(place, 1) = bras(k);
+                            }
+                            before += part == kExchange ? 1 : part == kCoulomb ? kOneCoulomb : 0;
+                          });
   }
 };
 

@@ -1,16 +1,19 @@
 // The hf G build's per-build machinery on random data: incremental builds (hf/incremental_g.hpp)
 // against builds from the whole density, and the density screen's prefix cut
-// (hf/quartet_screen.hpp) against testing every planned quartet one by one, and the plan's lists
-// (hf/quartet_plan.hpp) against every quartet of random pairs.
+// (hf/quartet_screen.hpp) and the kept lists (ListKept, hf/g_kernels.hpp) against testing every
+// planned quartet one by one, and the plan's lists (hf/quartet_plan.hpp) against every quartet of
+// random pairs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "hf/g_kernels.hpp"
 #include "hf/incremental_g.hpp"
 #include "hf/quartet_plan.hpp"
 #include "hf/quartet_screen.hpp"
@@ -306,6 +309,82 @@ void check_cut(bool diagonal, int bra_begin, int bra_end, std::uint64_t seed) {
     while (expected < bra_end && host_vector(cut.ket_uncut)[expected] > q)
       ++expected;
     EXPECT_EQ(reach[q], expected) << q;
+  }
+
+  // The kept lists of the cut's candidates, in chunks and windows of several lengths: each kept
+  // candidate once, with its bra, in the part its exchange updates decide, and each window's
+  // candidates together and in order.
+  data.ket_count = cut.ket_count;
+  data.bra_reach = cut.bra_reach;
+  data.offsets = cut.offsets;
+  std::vector<int> shells_of_pairs(pair_shells);
+  QuartetScreen<Device::memory_space> screen;
+  screen.threshold = threshold;
+  screen.by_density = true;
+  screen.pair_bound = device_view(bound);
+  Kokkos::View<int* [2], Kokkos::LayoutRight, Device::memory_space> pair_shell_view("shells",
+                                                                                    pair_count);
+  Kokkos::deep_copy(pair_shell_view, Kokkos::View<int* [2], Kokkos::LayoutRight, Kokkos::HostSpace>(
+                                         shells_of_pairs.data(), pair_count));
+  screen.pair_shells = pair_shell_view;
+  Kokkos::View<double**, Kokkos::LayoutRight, Device::memory_space> shell_density("d", shells,
+                                                                                  shells);
+  Kokkos::deep_copy(shell_density, Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>(
+                                       density.data(), shells, shells));
+  screen.shell_density = shell_density;
+  // Per candidate t of the cut: 0 dropped, 1 kept for its Coulomb updates, 2 with exchange.
+  std::vector<int> expected_part(static_cast<std::size_t>(total)), expected_bra(total);
+  for (int p = bra_begin; p < bra_end; ++p)
+    for (int q = 0; q < count[p]; ++q) {
+      const int a = pair_shells[2 * bra_pairs[p]], b = pair_shells[2 * bra_pairs[p] + 1];
+      const int c = pair_shells[2 * ket_pairs[q]], e = pair_shells[2 * ket_pairs[q] + 1];
+      const double exchange = std::max({d(a, c), d(b, e), d(a, e), d(b, c)});
+      const double coupled = std::max({d(a, b), d(c, e), exchange});
+      const std::int64_t t = offsets[p - bra_begin] + q;
+      expected_bra[t] = p;
+      expected_part[t] = bra_bounds[p] * ket_bounds[q] * coupled < threshold    ? 0
+                         : bra_bounds[p] * ket_bounds[q] * exchange < threshold ? 1
+                                                                                : 2;
+    }
+  ASSERT_GT(std::count(expected_part.begin(), expected_part.end(), 1), 0);
+  ASSERT_GT(std::count(expected_part.begin(), expected_part.end(), 2), 0);
+  for (const int window : {1, 3, 64, ListKept<Device>::kWindow}) {
+    const int chunk = static_cast<int>(total / 2 + 5);
+    std::vector<int> seen(static_cast<std::size_t>(total), 0);
+    for (int first = 0; first < total; first += chunk) {
+      SCOPED_TRACE("window " + std::to_string(window) + ", chunk from " + std::to_string(first));
+      const int candidates = static_cast<int>(std::min<std::int64_t>(chunk, total - first));
+      KeptList<Device::memory_space> list("list", candidates);
+      Kokkos::View<int[2], Device::memory_space> listed("listed");
+      const ListKept<Device> lister{data, screen, first, candidates, window, list, listed};
+      Kokkos::parallel_for(lister.policy(), lister);
+      const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list);
+      const auto parts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), listed);
+      ASSERT_LE(parts(0) + parts(1), candidates);
+      // Entries [from, to) of one part; `step` +1 where a window's candidates ascend, -1 descend.
+      const auto check_part = [&](int from, int to, int part, int step) {
+        std::vector<int> windows_seen;
+        for (int k = from; k < to; ++k) {
+          const int offset = entries(k, 0), t = first + offset;
+          ASSERT_TRUE(offset >= 0 && offset < candidates) << k;
+          EXPECT_EQ(expected_part[t], part) << t;
+          EXPECT_EQ(entries(k, 1), expected_bra[t]) << t;
+          ++seen[t];
+          const int window_of = offset / window;
+          if (k > from && entries(k - 1, 0) / window == window_of) {
+            EXPECT_GT((offset - entries(k - 1, 0)) * step, 0) << "out of order at " << k;
+          } else {
+            EXPECT_EQ(std::count(windows_seen.begin(), windows_seen.end(), window_of), 0)
+                << "window " << window_of << " split in the list";
+            windows_seen.push_back(window_of);
+          }
+        }
+      };
+      check_part(0, parts(0), 2, 1);
+      check_part(candidates - parts(1), candidates, 1, -1);
+    }
+    for (std::int64_t t = 0; t < total; ++t)
+      EXPECT_EQ(seen[t], expected_part[t] == 0 ? 0 : 1) << "candidate " << t;
   }
 }
 
