@@ -231,6 +231,7 @@ struct ListKept {
           sum += part == kExchange ? 1 : part == kCoulomb ? kOneCoulomb : 0;
         },
         kept);
+    team.team_barrier();  // every part and bra in scratch before the scan reads them
     std::int64_t at = 0;  // the window's first places, packed as its counts are
     Kokkos::single(
         Kokkos::PerTeam(team),
