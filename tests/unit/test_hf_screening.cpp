@@ -317,7 +317,6 @@ void check_cut(bool diagonal, int bra_begin, int bra_end, std::uint64_t seed) {
   data.ket_count = cut.ket_count;
   data.bra_reach = cut.bra_reach;
   data.offsets = cut.offsets;
-  std::vector<int> shells_of_pairs(pair_shells);
   QuartetScreen<Device::memory_space> screen;
   screen.threshold = threshold;
   screen.by_density = true;
@@ -325,7 +324,7 @@ void check_cut(bool diagonal, int bra_begin, int bra_end, std::uint64_t seed) {
   Kokkos::View<int* [2], Kokkos::LayoutRight, Device::memory_space> pair_shell_view("shells",
                                                                                     pair_count);
   Kokkos::deep_copy(pair_shell_view, Kokkos::View<int* [2], Kokkos::LayoutRight, Kokkos::HostSpace>(
-                                         shells_of_pairs.data(), pair_count));
+                                         pair_shells.data(), pair_count));
   screen.pair_shells = pair_shell_view;
   Kokkos::View<double**, Kokkos::LayoutRight, Device::memory_space> shell_density("d", shells,
                                                                                   shells);
