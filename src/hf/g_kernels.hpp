@@ -199,7 +199,8 @@ struct ListKept {
   static std::size_t scratch_bytes(int window) {
     return Bras::shmem_size(window) + Parts::shmem_size(window);
   }
-  // Teams of up to kTeam threads, a power of two: Kokkos' team scan on CUDA needs one.
+  // Teams of up to kTeam threads, a power of two: Kokkos' team scan on CUDA needs one. Teams of
+  // 1024 ran slower (docs/performance-notes.md).
   static constexpr int kTeam = 256;
   Kokkos::TeamPolicy<Exec> policy() const {
     const auto scratch = Kokkos::PerTeam(scratch_bytes(window));
