@@ -39,10 +39,9 @@ struct ClassData {
 
   KOKKOS_INLINE_FUNCTION bool diagonal() const { return bra_kind == ket_kind; }
 
-  // The bra position p and ket position q of this rank's quartet t.
-  KOKKOS_INLINE_FUNCTION void quartet(std::int64_t t, int& p, int& q) const {
-    // The last local bra whose offset is <= t.
-    int lo = 0, hi = static_cast<int>(offsets.extent(0)) - 1;
+  // The last local bra (position p - bra_begin) whose offset is <= t, searched between lo and
+  // hi: offsets(lo) <= t < offsets(hi).
+  KOKKOS_INLINE_FUNCTION int local_bra(std::int64_t t, int lo, int hi) const {
     while (hi - lo > 1) {
       const int mid = (lo + hi) / 2;
       if (offsets(mid) <= t)
@@ -50,8 +49,17 @@ struct ClassData {
       else
         hi = mid;
     }
-    p = bra_begin + lo;
-    q = static_cast<int>(t - offsets(lo));
+    return lo;
+  }
+  KOKKOS_INLINE_FUNCTION int local_bra(std::int64_t t) const {
+    return local_bra(t, 0, static_cast<int>(offsets.extent(0)) - 1);
+  }
+
+  // The bra position p and ket position q of this rank's quartet t.
+  KOKKOS_INLINE_FUNCTION void quartet(std::int64_t t, int& p, int& q) const {
+    const int local = local_bra(t);
+    p = bra_begin + local;
+    q = static_cast<int>(t - offsets(local));
   }
 
   // The ket position of this rank's quartet t, whose bra position is p.

@@ -218,12 +218,19 @@ struct ListKept {
     const int length = count - begin < window ? count - begin : window;
     const Bras bras(team.team_scratch(0), window);
     const Parts parts(team.team_scratch(0), window);
+    // The window's bras, found once: each candidate's bra is then searched for among those few
+    // rather than among all of the rank's bras, a chain of dependent loads per candidate.
+    const int lowest = data.local_bra(first + begin);
+    const int past = data.local_bra(first + begin + length - 1, lowest,
+                                    static_cast<int>(data.offsets.extent(0)) - 1) +
+                     1;
     std::int64_t kept = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, length),
         [&](const int k, std::int64_t& sum) {
-          int p, q;
-          data.quartet(first + begin + k, p, q);
+          const std::int64_t t = first + begin + k;
+          const int p = data.bra_begin + data.local_bra(t, lowest, past);
+          const int q = data.ket_of(t, p);
           const int bra = data.bra_pairs(p), ket = data.ket_pairs(q);
           char part = kDropped;
           if (screen.keeps(bra, ket)) part = screen.needs_exchange(bra, ket) ? kExchange : kCoulomb;
