@@ -13,13 +13,22 @@
 
 namespace kmini::hf {
 
+// What the screen reads of a pair (quartet_screen.hpp): its Schwarz bound Q and its two shells.
+// Kept per position in the plan's order, a warp's consecutive kets read theirs in one coalesced
+// load each, where by pair index they gathered the bound and the shells apart.
+struct alignas(16) ScreenedPair {
+  double bound;
+  int shells[2];
+};
+
 template <class Memory>
 struct ClassData {
   using Ints = Kokkos::View<const int*, Memory>;
   using Bounds = Kokkos::View<const double*, Memory>;
   using Offsets = Kokkos::View<const std::int64_t*, Memory>;
   int bra_kind = 0, ket_kind = 0;
-  Ints bra_pairs, ket_pairs;          // pair indices, in the plan's order
+  Ints bra_pairs, ket_pairs;  // pair indices, in the plan's order
+  Kokkos::View<const ScreenedPair*, Memory> bra_screen, ket_screen;  // the same pairs' bounds
   Bounds bra_ceilings, ket_ceilings;  // their Schwarz bounds' ceilings, descending
   Ints ket_uncut;                     // per bra position: the plan's prefix before the cut q <= p
   int bra_begin = 0, bra_end = 0;     // this rank's bras

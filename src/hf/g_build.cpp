@@ -48,15 +48,24 @@ void compress(const std::vector<std::pair<int, int>>& key_position, int keys,
 
 template <class Memory>
 ClassData<Memory> class_data(const ClassPlan& plan,
-                             const std::vector<std::array<int, 2>>& pair_shells, int shells) {
+                             const std::vector<std::array<int, 2>>& pair_shells,
+                             const std::vector<double>& bounds, int shells) {
   ClassData<Memory> data;
   const auto ints = [](const char* label, const std::vector<int>& values) {
     return view_of<IntView<Memory>>(label, values);
+  };
+  const auto screened = [&](const char* label, const std::vector<int>& pairs) {
+    std::vector<ScreenedPair> out;
+    for (const int pair : pairs)
+      out.push_back({bounds[pair], {pair_shells[pair][0], pair_shells[pair][1]}});
+    return view_of<Kokkos::View<ScreenedPair*, Memory>>(label, out);
   };
   data.bra_kind = plan.bra_kind;
   data.ket_kind = plan.ket_kind;
   data.bra_pairs = ints("hf::bra_pairs", plan.bra_pairs);
   data.ket_pairs = ints("hf::ket_pairs", plan.ket_pairs);
+  data.bra_screen = screened("hf::bra_screen", plan.bra_pairs);
+  data.ket_screen = screened("hf::ket_screen", plan.ket_pairs);
   data.bra_ceilings = view_of<Kokkos::View<double*, Memory>>("hf::bra_ceilings", plan.bra_ceilings);
   data.ket_ceilings = view_of<Kokkos::View<double*, Memory>>("hf::ket_ceilings", plan.ket_ceilings);
   data.ket_uncut = ints("hf::ket_uncut", plan.ket_uncut);
@@ -273,7 +282,7 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
   t->kept_count = Kokkos::View<int[2], Memory>("hf::kept_count");
   const bool by_density = settings_.screening == Screening::density;
   for (const ClassPlan& c : plan_.classes) {
-    t->classes.push_back(class_data<Memory>(c, pair_shells_, shells));
+    t->classes.push_back(class_data<Memory>(c, pair_shells_, schwarz_, shells));
     if (by_density) t->cuts.push_back(cut_views<Memory>(c, t->classes.back()));
   }
   t->screen.by_density = by_density;

@@ -230,8 +230,7 @@ struct ListKept {
         [&](const int k, std::int64_t& sum) {
           const std::int64_t t = first + begin + k;
           const int p = data.bra_begin + data.local_bra(t, lowest, past);
-          const int q = data.ket_of(t, p);
-          const int bra = data.bra_pairs(p), ket = data.ket_pairs(q);
+          const ScreenedPair bra = data.bra_screen(p), ket = data.ket_screen(data.ket_of(t, p));
           char part = kDropped;
           if (screen.keeps(bra, ket)) part = screen.needs_exchange(bra, ket) ? kExchange : kCoulomb;
           parts(k) = part;

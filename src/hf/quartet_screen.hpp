@@ -48,29 +48,48 @@ struct QuartetScreen {
   bool by_density = false;
   bool primitive_screen = true;
 
+  // Each test reads a quartet's two pairs as ScreenedPair, from the plan's per-position copies
+  // (class_data.hpp) or by pair index (`screened`): the same numbers either way, so every kernel
+  // decides alike.
+  KOKKOS_INLINE_FUNCTION ScreenedPair screened(int pair) const {
+    ScreenedPair s{pair_bound(pair), {0, 0}};
+    if (by_density) {  // pair_shells is set only for density screening
+      s.shells[0] = pair_shells(pair, 0);
+      s.shells[1] = pair_shells(pair, 1);
+    }
+    return s;
+  }
+
+  KOKKOS_INLINE_FUNCTION bool keeps(const ScreenedPair& bra, const ScreenedPair& ket) const {
+    return bra.bound * ket.bound * coupled_density(bra, ket) >= threshold;
+  }
   KOKKOS_INLINE_FUNCTION bool keeps(int bra, int ket) const {
-    return pair_bound(bra) * pair_bound(ket) * coupled_density(bra, ket) >= threshold;
+    return keeps(screened(bra), screened(ket));
   }
 
   // Whether a kept quartet's exchange updates can reach the threshold (always under Schwarz).
-  KOKKOS_INLINE_FUNCTION bool needs_exchange(int bra, int ket) const {
+  KOKKOS_INLINE_FUNCTION bool needs_exchange(const ScreenedPair& bra,
+                                             const ScreenedPair& ket) const {
     if (!by_density) return true;
-    return pair_bound(bra) * pair_bound(ket) * exchange_density(bra, ket) >= threshold;
+    return bra.bound * ket.bound * exchange_density(bra, ket) >= threshold;
+  }
+  KOKKOS_INLINE_FUNCTION bool needs_exchange(int bra, int ket) const {
+    return needs_exchange(screened(bra), screened(ket));
   }
 
   // What multiplies an integral of the quartet in G, at most: the largest density element it
   // couples under density screening, 1 under Schwarz screening (which bounds the integrals).
-  KOKKOS_INLINE_FUNCTION double coupled_density(int bra, int ket) const {
+  KOKKOS_INLINE_FUNCTION double coupled_density(const ScreenedPair& bra,
+                                                const ScreenedPair& ket) const {
     if (!by_density) return 1.0;
-    return larger(shell_density(pair_shells(bra, 0), pair_shells(bra, 1)),
-                  larger(shell_density(pair_shells(ket, 0), pair_shells(ket, 1)),
-                         exchange_density(bra, ket)));
+    return larger(shell_density(bra.shells[0], bra.shells[1]),
+                  larger(shell_density(ket.shells[0], ket.shells[1]), exchange_density(bra, ket)));
   }
 
   // The largest density element of the quartet's exchange pairings: ac, bd, ad and bc.
-  KOKKOS_INLINE_FUNCTION double exchange_density(int bra, int ket) const {
-    const int a = pair_shells(bra, 0), b = pair_shells(bra, 1);
-    const int c = pair_shells(ket, 0), d = pair_shells(ket, 1);
+  KOKKOS_INLINE_FUNCTION double exchange_density(const ScreenedPair& bra,
+                                                 const ScreenedPair& ket) const {
+    const int a = bra.shells[0], b = bra.shells[1], c = ket.shells[0], d = ket.shells[1];
     return larger(larger(shell_density(a, c), shell_density(b, d)),
                   larger(shell_density(a, d), shell_density(b, c)));
   }
@@ -78,10 +97,15 @@ struct QuartetScreen {
   // The primitive screen's cutoff for a kept quartet (eri.hpp): what it leaves out of the
   // quartet's contributions to G stays under kPrimitiveShare of the threshold.
   static constexpr double kPrimitiveShare = 0.1;
-  KOKKOS_INLINE_FUNCTION double primitive_cutoff(int bra, int ket) const {
+  KOKKOS_INLINE_FUNCTION double primitive_cutoff(const ScreenedPair& bra,
+                                                 const ScreenedPair& ket) const {
     if (!primitive_screen) return 0.0;
     const double density = coupled_density(bra, ket);
     return density > 0.0 ? kPrimitiveShare * threshold / density : 0.0;
+  }
+  // By pair index: the quartet kernels read the pairs' shells by index anyway.
+  KOKKOS_INLINE_FUNCTION double primitive_cutoff(int bra, int ket) const {
+    return primitive_cutoff(screened(bra), screened(ket));
   }
 };
 

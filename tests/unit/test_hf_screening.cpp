@@ -255,6 +255,14 @@ void check_cut(bool diagonal, int bra_begin, int bra_end, std::uint64_t seed) {
   if (!diagonal) data.bra_kind = 1;
   data.bra_pairs = device_view(bra_pairs);
   data.ket_pairs = device_view(ket_pairs);
+  const auto screened = [&](const std::vector<int>& list) {
+    std::vector<ScreenedPair> out;
+    for (const int pair : list)
+      out.push_back({bound[pair], {pair_shells[2 * pair], pair_shells[2 * pair + 1]}});
+    return device_view(out);
+  };
+  data.bra_screen = screened(bra_pairs);
+  data.ket_screen = screened(ket_pairs);
   data.bra_ceilings = device_view(bra_ceilings);
   data.ket_ceilings = device_view(ket_ceilings);
   data.ket_uncut = device_view(uncut);
