@@ -183,6 +183,9 @@ struct ListKept {
   static constexpr char kDropped = 0, kCoulomb = 1, kExchange = 2;
   // A window's two counts in one scanned number: exchange in the low half, Coulomb in the high.
   static constexpr std::int64_t kOneCoulomb = std::int64_t{1} << 32;
+  KOKKOS_INLINE_FUNCTION static std::int64_t counted(char part) {
+    return part == kExchange ? 1 : part == kCoulomb ? kOneCoulomb : 0;
+  }
 
   // Windows long enough that a warp of ClassQuartets seldom straddles two.
   static constexpr int kWindow = 2048;
@@ -235,7 +238,7 @@ struct ListKept {
           if (screen.keeps(bra, ket)) part = screen.needs_exchange(bra, ket) ? kExchange : kCoulomb;
           parts(k) = part;
           bras(k) = p;
-          sum += part == kExchange ? 1 : part == kCoulomb ? kOneCoulomb : 0;
+          sum += counted(part);
         },
         kept);
     team.team_barrier();  // every part and bra in scratch before the scan reads them
@@ -263,7 +266,7 @@ struct ListKept {
                               list(place, 0) = begin + k;
                               list(place, 1) = bras(k);
                             }
-                            before += part == kExchange ? 1 : part == kCoulomb ? kOneCoulomb : 0;
+                            before += counted(part);
                           });
   }
 };
