@@ -100,15 +100,16 @@ struct LaneFunctions {
 };
 
 // The block's contribution to element (x, y) of its Role block (local components): factor times
-// the sum over the other two slots' components of D times the (already weighted) integral.
-template <class Extents, int Role, class Functions, class Density>
-KOKKOS_INLINE_FUNCTION double role_contribution(const Functions& functions, const double* eri,
-                                                const Density& density, int x, int y) {
+// the sum over the other two slots' components of D times the (already weighted) integral,
+// unrolled where Unroll is (by default a block of up to kMostUnrolledIntegrals).
+template <class Extents, int Role, bool Unroll = (Extents::size <= kMostUnrolledIntegrals),
+          class Functions, class Density>
+KOKKOS_FORCEINLINE_FUNCTION double role_contribution(const Functions& functions, const double* eri,
+                                                     const Density& density, int x, int y) {
   using R = FockRole<Role>;
-  constexpr bool unroll = Extents::size <= kMostUnrolledIntegrals;
   double sum = 0.0;
-  Impl::block_for<unroll, Extents::n(R::sum_row)>([&](int u) {
-    Impl::block_for<unroll, Extents::n(R::sum_col)>([&](int v) {
+  Impl::block_for<Unroll, Extents::n(R::sum_row)>([&](int u) {
+    Impl::block_for<Unroll, Extents::n(R::sum_col)>([&](int v) {
       int index[4] = {0, 0, 0, 0};
       index[R::row] = x;
       index[R::col] = y;
@@ -176,20 +177,85 @@ KOKKOS_INLINE_FUNCTION void collect_roles(const Functions& functions, const doub
   }
 }
 
+// The most integrals of a block whose looped Fock updates find their integrals by a constant
+// index (scatter_roles): a lane's share of every class whose recursion is unrolled, up to
+// (dd|dp)'s 216. (dd|dd)'s lanes of 432 collect their updates first.
+constexpr int kMostDispatchedIntegrals = 216;
+
+// Update u of a block's roles, in the order collect_roles writes them: its role, and the
+// element (x, y) of that role's block.
+struct RoleUpdate {
+  int role, x, y;
+};
+
+template <class Extents>
+KOKKOS_INLINE_FUNCTION constexpr RoleUpdate role_update(int u) {
+  constexpr int rows[kFockRoles] = {FockRole<0>::row, FockRole<1>::row, FockRole<2>::row,
+                                    FockRole<3>::row, FockRole<4>::row, FockRole<5>::row};
+  constexpr int cols[kFockRoles] = {FockRole<0>::col, FockRole<1>::col, FockRole<2>::col,
+                                    FockRole<3>::col, FockRole<4>::col, FockRole<5>::col};
+  int role = 0;
+  while (u >= Extents::n(rows[role]) * Extents::n(cols[role])) {
+    u -= Extents::n(rows[role]) * Extents::n(cols[role]);
+    ++role;
+  }
+  return {role, u / Extents::n(cols[role]), u % Extents::n(cols[role])};
+}
+
+namespace Impl {
+
+// f(std::integral_constant<int, u>{}) for the run-time u in [Begin, End), found by halving: the
+// branches are the same for a warp's lanes, which make their updates in step.
+template <int Begin, int End, class F>
+KOKKOS_FORCEINLINE_FUNCTION void with_constant(int u, const F& f) {
+  if constexpr (Begin + 1 == End) {
+    f(std::integral_constant<int, Begin>{});
+  } else {
+    constexpr int middle = (Begin + End) / 2;
+    if (u < middle)
+      with_constant<Begin, middle>(u, f);
+    else
+      with_constant<middle, End>(u, f);
+  }
+}
+
+}  // namespace Impl
+
 // A block's Coulomb roles, and its exchange roles where `exchange` (QuartetScreen's
 // needs_exchange), each through add: inlined update by update, or with `Looped` in a loop with
-// one call of add over the updates collected first (the callers say when: g_kernels.hpp).
+// one call of add (the callers say when: g_kernels.hpp). In the loop, a block of up to
+// kMostDispatchedIntegrals integrals finds each update's elements and integrals by its index
+// turned into a constant, so that the integrals stay where the recursion left them, in
+// registers as far as they fit: the updates collected first into arrays indexed at run time
+// (a larger block's way) went through local memory, and (pp|ps) to (dp|pp) ran 1.6 to 3 times
+// as fast without (docs/performance-notes.md).
 template <class Extents, bool Looped = false, class Functions, class Density, class Add>
 KOKKOS_INLINE_FUNCTION void scatter_roles(const Functions& functions, const double* eri,
                                           const Density& density, const Add& add, bool exchange) {
+  constexpr int coulomb = role_updates<Extents, 0>() + role_updates<Extents, 1>();
+  constexpr int all = coulomb + role_updates<Extents, 2>() + role_updates<Extents, 3>() +
+                      role_updates<Extents, 4>() + role_updates<Extents, 5>();
   if constexpr (!Looped) {
     scatter_role_range<Extents, 0, kCoulombRoles>(functions, eri, density, add);
     if (exchange)
       scatter_role_range<Extents, kCoulombRoles, kFockRoles>(functions, eri, density, add);
+  } else if constexpr (Extents::size <= kMostDispatchedIntegrals) {
+    const int count = exchange ? all : coulomb;
+    KMINI_HF_LOOP
+    for (int u = 0; u < count; ++u) {
+      int row = 0, col = 0;
+      double value = 0.0;
+      Impl::with_constant<0, all>(u, [&](auto u_) {
+        constexpr RoleUpdate update = role_update<Extents>(decltype(u_)::value);
+        using R = FockRole<update.role>;
+        row = functions(R::row, update.x);
+        col = functions(R::col, update.y);
+        value = role_contribution<Extents, update.role, true>(functions, eri, density, update.x,
+                                                              update.y);
+      });
+      add(row, col, value);
+    }
   } else {
-    constexpr int coulomb = role_updates<Extents, 0>() + role_updates<Extents, 1>();
-    constexpr int all = coulomb + role_updates<Extents, 2>() + role_updates<Extents, 3>() +
-                        role_updates<Extents, 4>() + role_updates<Extents, 5>();
     int rows[all], cols[all];
     double values[all];
     collect_roles<Extents, 0, kCoulombRoles>(functions, eri, density, rows, cols, values);
