@@ -58,8 +58,10 @@ struct FockRole<5> {  // G_bc -= sum_ad D_ad (ab|cd)
 };
 constexpr int kFockRoles = 6;
 
-// The most integrals of a block whose Fock updates are unrolled on the GPU: an s/p quartet's.
-// Larger blocks (the d classes from (dp|pp) on) keep their integrals in local memory anyway.
+// The most integrals of a block whose Fock updates are unrolled on the GPU when they are made
+// update by update, or gathered (gather_blocks.hpp): an s/p quartet's. Larger blocks (the d
+// classes from (dp|pp) on) keep their integrals in local memory there anyway; scatter_roles'
+// loop takes lanes of up to kMostDispatchedIntegrals.
 constexpr int kMostUnrolledIntegrals = 81;
 
 // The extents of a block of integrals, slot by slot (a, b, c, d): a whole quartet's, or one
