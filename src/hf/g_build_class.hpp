@@ -1,9 +1,10 @@
 // GBuilder's members that each quartet class instantiates: its kernels' launches under every
-// update. Two translation units compile them, one for the classes whose recursions are unrolled
-// (g_build_classes_unrolled.cpp) and one for those that loop (g_build_classes_looped.cpp), apart
-// from each other and from the rest of GBuilder (g_build.cpp): in one translation unit of every
-// class, nvcc took over eleven minutes. Since every class but (dd|dd) unrolls, the unrolled one
-// is the longest of the build (seven minutes on two cores), the looped one short.
+// update. Three translation units compile them, apart from each other and from the rest of
+// GBuilder (g_build.cpp): the classes whose recursions are unrolled, split in two so that the
+// halves compile side by side (the (dd| bras in g_build_classes_unrolled_dd.cpp, the others in
+// g_build_classes_unrolled.cpp), and those that loop (g_build_classes_looped.cpp). In one
+// translation unit of every class nvcc took over eleven minutes, and the unrolled classes in one
+// were the build's longest step by far (docs/performance-notes.md, "the build").
 #pragma once
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// GBuilder's kernels for the classes whose recursions are unrolled into registers: the s and p
-// classes, and the d classes from (ds|ss) to (dd|dp) (g_build_class.hpp).
+// GBuilder's kernels for the classes whose recursions are unrolled into registers, but for those
+// with a (dd| bra (g_build_classes_unrolled_dd.cpp): the s and p classes, and the d classes from
+// (ds|ss) to (dp|dp) (g_build_class.hpp).
 #include "hf/g_build_class.hpp"
 
 namespace {
@@ -21,8 +22,3 @@ KMINI_HF_G_BUILD_CLASS(4, 1)
 KMINI_HF_G_BUILD_CLASS(4, 2)
 KMINI_HF_G_BUILD_CLASS(4, 3)
 KMINI_HF_G_BUILD_CLASS(4, 4)
-KMINI_HF_G_BUILD_CLASS(5, 0)
-KMINI_HF_G_BUILD_CLASS(5, 1)
-KMINI_HF_G_BUILD_CLASS(5, 2)
-KMINI_HF_G_BUILD_CLASS(5, 3)
-KMINI_HF_G_BUILD_CLASS(5, 4)
