@@ -1,5 +1,6 @@
 #include "hf/integrals_host.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -72,6 +73,14 @@ std::vector<double> nuclear_block(const GaussianShell& a, const GaussianShell& b
   return one_electron(Block::nuclear, a, b, charges);
 }
 
+void eri_quartet_block(const ShellPairs<Kokkos::HostSpace>& pairs,
+                       const BoysTable<Kokkos::HostSpace>& boys, int bra_kind, int ket_kind,
+                       int bra, int ket, double* out, double cutoff) {
+  with_quartet_class(bra_kind, ket_kind, [&](auto cls) {
+    eri_quartet<decltype(cls)>(pairs, boys, bra, ket, out, cutoff);
+  });
+}
+
 std::vector<double> eri_block(const GaussianShell& a, const GaussianShell& b,
                               const GaussianShell& c, const GaussianShell& d) {
   // Put the quartet in canonical order (l_a >= l_b, l_c >= l_d, bra kind >= ket kind),
@@ -94,9 +103,8 @@ std::vector<double> eri_block(const GaussianShell& a, const GaussianShell& b,
   const auto pairs = make_shell_pairs(basis, {{0, 1}, {2, 3}});
   const auto n_of = [&](int position) { return functions_of_l(shells[order[position]]->l); };
   std::vector<double> canonical(static_cast<std::size_t>(n_of(0) * n_of(1) * n_of(2) * n_of(3)));
-  with_quartet_class(std::max(bra_kind, ket_kind), std::min(bra_kind, ket_kind), [&](auto cls) {
-    eri_quartet<decltype(cls)>(pairs, host_boys(), 0, 1, canonical.data());
-  });
+  eri_quartet_block(pairs, host_boys(), std::max(bra_kind, ket_kind), std::min(bra_kind, ket_kind),
+                    0, 1, canonical.data());
 
   int n[4], stride[4];
   for (int position = 0; position < 4; ++position)

@@ -10,8 +10,11 @@
 
 #include <vector>
 
+#include <Kokkos_Core.hpp>
+
 #include "hf/boys.hpp"
 #include "hf/gaussian_shell.hpp"
+#include "hf/shell_pairs.hpp"
 
 namespace kmini::hf {
 
@@ -28,5 +31,14 @@ std::vector<double> nuclear_block(const GaussianShell& a, const GaussianShell& b
 // (ab|cd), for s, p and d shells in any order.
 std::vector<double> eri_block(const GaussianShell& a, const GaussianShell& b,
                               const GaussianShell& c, const GaussianShell& d);
+
+// (ab|cd) for the canonical pairs `bra` and `ket` of host shell pairs, whose kinds are
+// bra_kind >= ket_kind, into out[((i nb + j) nc + k) nd + l] in the shells' own component order,
+// primitive quartets left out as the screen for `cutoff` says: eri.hpp's eri_quartet for that
+// class. Every class's host integrals are compiled here once, and the tests call them rather
+// than compile their own copies (each copy took a minute or more of every build).
+void eri_quartet_block(const ShellPairs<Kokkos::HostSpace>& pairs,
+                       const BoysTable<Kokkos::HostSpace>& boys, int bra_kind, int ket_kind,
+                       int bra, int ket, double* out, double cutoff = 0.0);
 
 }  // namespace kmini::hf

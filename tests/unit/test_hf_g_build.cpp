@@ -14,6 +14,7 @@
 #include "hf/boys.hpp"
 #include "hf/eri.hpp"
 #include "hf/g_build.hpp"
+#include "hf/integrals_host.hpp"
 #include "hf/molecular_basis.hpp"
 #include "hf/molecule.hpp"
 #include "hf/shell_pairs.hpp"
@@ -68,7 +69,7 @@ std::vector<double> eri_tensor(const MolecularBasis& basis) {
       with_quartet_class(bra_kind, ket_kind, [&](auto cls) {
         using Class = decltype(cls);
         double block[Class::integrals];
-        eri_quartet<Class>(pairs, boys, bra, ket, block);
+        eri_quartet_block(pairs, boys, Class::bra_kind, Class::ket_kind, bra, ket, block);
         const int fa = shells[list[bra][0]].first_function,
                   fb = shells[list[bra][1]].first_function;
         const int fc = shells[list[ket][0]].first_function,

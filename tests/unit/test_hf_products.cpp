@@ -14,6 +14,7 @@
 #include "hf/basis_set.hpp"
 #include "hf/boys.hpp"
 #include "hf/eri.hpp"
+#include "hf/integrals_host.hpp"
 #include "hf/molecular_basis.hpp"
 #include "hf/molecule.hpp"
 #include "hf/schwarz.hpp"
@@ -98,8 +99,8 @@ TEST(HfProducts, DroppedProductsMoveNoIntegralBeyondTheirBounds) {
     with_quartet_class(std::max(bra_kind, ket_kind), std::min(bra_kind, ket_kind), [&](auto cls) {
       using Class = decltype(cls);
       double want[Class::integrals], got[Class::integrals];
-      eri_quartet<Class>(all, boys, bra, ket, want);
-      eri_quartet<Class>(cut, boys, bra, ket, got);
+      eri_quartet_block(all, boys, Class::bra_kind, Class::ket_kind, bra, ket, want);
+      eri_quartet_block(cut, boys, Class::bra_kind, Class::ket_kind, bra, ket, got);
       bool moved = false;
       for (int i = 0; i < Class::integrals; ++i) {
         EXPECT_NEAR(got[i], want[i], kTolerance) << "pairs " << bra << ", " << ket;
@@ -174,9 +175,11 @@ TEST(HfProducts, ThePrimitiveScreenLeavesOutNoMoreThanItsCutoff) {
     with_quartet_class(ordered.kinds[bra], ordered.kinds[ket], [&](auto cls) {
       using Class = decltype(cls);
       double want[Class::integrals], unscreened[Class::integrals], got[Class::integrals];
-      eri_quartet<Class>(ordered.pairs, boys, bra, ket, want);
-      eri_quartet<Class>(ordered.pairs, boys, bra, ket, unscreened, 0.0);
-      eri_quartet<Class>(ordered.pairs, boys, bra, ket, got, cutoff);
+      eri_quartet_block(ordered.pairs, boys, Class::bra_kind, Class::ket_kind, bra, ket, want);
+      eri_quartet_block(ordered.pairs, boys, Class::bra_kind, Class::ket_kind, bra, ket, unscreened,
+                        0.0);
+      eri_quartet_block(ordered.pairs, boys, Class::bra_kind, Class::ket_kind, bra, ket, got,
+                        cutoff);
       bool moved = false;
       for (int i = 0; i < Class::integrals; ++i) {
         EXPECT_EQ(unscreened[i], want[i]);
@@ -201,8 +204,8 @@ TEST(HfProducts, ThePrimitiveScreenLeavesOutNoMoreThanItsCutoff) {
     for (const double fraction : {0.001, 0.01, 0.1, 0.3}) {
       const double cutoff = fraction * ordered.schwarz[pair] * ordered.schwarz[pair];
       double want, got;
-      eri_quartet<QuartetClass<kSS, kSS>>(ordered.pairs, boys, p, p, &want);
-      eri_quartet<QuartetClass<kSS, kSS>>(ordered.pairs, boys, p, p, &got, cutoff);
+      eri_quartet_block(ordered.pairs, boys, kSS, kSS, p, p, &want);
+      eri_quartet_block(ordered.pairs, boys, kSS, kSS, p, p, &got, cutoff);
       EXPECT_LE(std::abs(want - got), cutoff)
           << "pair " << pair << ", cutoff " << fraction << " (ab|ab)";
       diagonal += got != want;
