@@ -81,15 +81,18 @@ struct ScatterAdd {
 
 // Adds each lane's contributions to G through Add.
 //
-// Where Add is large once inlined, the quartets of kLeastLoopedIntegrals or more make their
-// updates in a loop with one call of it (fock_roles.hpp). Inlined once per update, the
-// warp-aggregated add made the quartet kernels of (pp|ps) and the larger classes outgrow the
-// GPU's instruction cache: Nsight Compute found their warps waiting for instructions more than
-// for anything else. Since the loop finds each update's integrals by a constant index, in
-// registers rather than through local memory, it ran as fast or faster for every class of more
-// than one integral. The plain atomic add, one instruction, stays inlined: in the loop of the
-// time before the constant index it lost (docs/performance-notes.md).
-constexpr int kLeastLoopedIntegrals = 3;
+// Where Add is large once inlined, the classes whose bra reaches degree 2 (every class from
+// (pp|ss) on) make their updates in a loop with one call of it (fock_roles.hpp). Inlined once per
+// update, the warp-aggregated add made the quartet kernels of (pp|ps) and the larger classes
+// outgrow the GPU's instruction cache: Nsight Compute found their warps waiting for instructions
+// more than for anything else. Since the loop finds each update's integrals by a constant index,
+// in registers rather than through local memory, it ran as fast or faster for those classes. The
+// smaller (ps|ss) and (ps|ps) inline theirs: (ps|ss) ran 1.6% faster so, and (ps|ps) as fast
+// without the 8-byte stack the loop gave it. The plain atomic add, one instruction, stays inlined
+// everywhere: in the loop of the time before the constant index it lost
+// (docs/performance-notes.md).
+template <class Class>
+constexpr bool kLoopedUpdates = Class::le >= 2;
 
 template <class Class, class ExecSpace, class Add>
 struct ScatterSink {
@@ -98,7 +101,7 @@ struct ScatterSink {
   Kokkos::View<const double**, Kokkos::LayoutLeft, Memory> density;
   Add add;
 
-  static constexpr bool kLooped = Add::kLargeInline && Class::integrals >= kLeastLoopedIntegrals;
+  static constexpr bool kLooped = Add::kLargeInline && kLoopedUpdates<Class>;
 
   KOKKOS_INLINE_FUNCTION void quartet(std::int64_t, const LaneFunctions<Class>& functions,
                                       const double* eri, bool exchange) const {
