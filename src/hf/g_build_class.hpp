@@ -46,18 +46,21 @@ std::string kernel_label(const char* stem) {
 // (168 registers) at 128 waters in 6-31G*; (dp|pp), (dp|ds) and (dd|ds) ran as fast or slower
 // there, (dd|ps) 9% faster at 128 waters and no faster at 64, and those four keep two. (pp|ss) and
 // (ds|ss), whose recursion runs up the bra alone to degree 2, ran faster at six blocks (80
-// registers) than at five and four, and (dp|ss) and (ds|ps), of 18 integrals, a little faster at
-// five than at four; (ps|ss) at eight (64 registers) and (ps|ps) at six gained nothing, and keep
-// four and five (docs/performance-notes.md).
+// registers) than at five and four, and (dp|ss) a little faster at five than at four; (ds|ps), of
+// as many integrals, fits 128 registers without the spills it has at 96 and ran a little faster at
+// four. (ps|ss) at eight (64 registers) and (ps|ps) at six gained nothing, and keep four and five
+// (docs/performance-notes.md).
 template <class Class>
 struct QuartetLaunch {
   static constexpr unsigned threads = 128;
-  static constexpr unsigned blocks =
-      Class::unrolled && Class::lm >= 6 && Class::ld == 1                         ? 3
-      : Class::integrals >= 81 || (Class::unrolled && Class::lm >= 4)             ? 2
-      : Class::le == 2 && Class::lf == 0                                          ? 6
-      : Class::integrals == 9 || Class::integrals == 18 || Class::integrals == 27 ? 5
-                                                                                  : 4;
+  static constexpr unsigned blocks = Class::unrolled && Class::lm >= 6 && Class::ld == 1 ? 3
+                                     : Class::integrals >= 81 || (Class::unrolled && Class::lm >= 4)
+                                         ? 2
+                                     : Class::le == 2 && Class::lf == 0 ? 6
+                                     : Class::integrals == 9 || Class::integrals == 27 ||
+                                             (Class::integrals == 18 && Class::lf == 0)
+                                         ? 5
+                                         : 4;
 };
 
 }  // namespace Impl
