@@ -34,8 +34,8 @@ def markdown_files(root):
                 yield os.path.join(folder, name)
 
 
-def prose_lines(path):
-    """(line number, text) of the lines outside fenced code, inline code blanked out."""
+def prose_lines(path, keep_code_spans=False):
+    """(line number, text) of the lines outside fenced code, inline code blanked out unless kept."""
     fence = None
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
@@ -48,7 +48,10 @@ def prose_lines(path):
                 if stripped.startswith(fence):
                     fence = None
                 continue
-            yield number, re.sub(r"(`+)(?:(?!\1).)+?\1", lambda m: " " * len(m.group(0)), line)
+            if keep_code_spans:
+                yield number, line
+            else:
+                yield number, re.sub(r"(`+)(?:(?!\1).)+?\1", lambda m: " " * len(m.group(0)), line)
 
 
 def github_anchor(heading):
@@ -71,7 +74,7 @@ _anchor_cache = {}
 def anchors_of(path):
     if path not in _anchor_cache:
         anchors, seen = set(), {}
-        for _, line in prose_lines(path):
+        for _, line in prose_lines(path, keep_code_spans=True):
             for name in EXPLICIT_ANCHOR.findall(line):
                 anchors.add(name)
             heading = HEADING.match(line)
