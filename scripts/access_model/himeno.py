@@ -106,7 +106,7 @@ def mdrange_points(config, tile_index, warp):
 def team_points(config, tile_j, tile_k, warp, i):
     """The (i, j, k) of each lane of warp `warp` of the team sweeping (j, k) tile (tile_j,
     tile_k), at plane i (TeamTiling::tile and the column loop of MarchingSweep / SharedSweep).
-    The team has tj x tk threads, each one column, as launch_teams (src/himeno/solver.hpp) asks
+    The team has tj x tk threads, each one column, as launch_teams (src/himeno/sweep_launch.hpp) asks
     on CUDA unless the kernel's registers allow fewer."""
     _, tj, tk = config.marching_block
     _, nj, nk = config.interior
