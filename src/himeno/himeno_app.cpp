@@ -45,7 +45,7 @@ AppSpec app_spec() {
                  "through the cache; temporal: time_steps iterations a pass over memory, "
                  "packed teams marching along i with each iteration a plane behind the one "
                  "before, the later iterations' planes in team scratch (not the classic "
-                 "benchmark: see the README's run rules); shared: teams of tj x "
+                 "benchmark: see docs/procurement.md, run rules); shared: teams of tj x "
                  "tk threads marching along i, "
                  "p's planes staged in team scratch; marching: the same reading p through "
                  "the cache; mdrange: one point per MDRangePolicy index. The cpu_* "
