@@ -15,41 +15,17 @@
 #include "core/host_backends.hpp"
 #include "histogram/histogram_cub.hpp"
 #include "histogram/histogram_kernels.hpp"
+#include "histogram/histogram_params.hpp"
 #include "reducers/atomics.hpp"
 
 namespace kmini::histogram {
 
 namespace {
 
-constexpr std::int64_t kMaxBins = std::numeric_limits<std::int32_t>::max();  // 2^31 - 1
 constexpr int kSamplesPerThread = 16;  // per team thread, for the team-based variants
 
 template <class Bin>
 class HistogramCase;
-
-enum class BinType { int_bins, double_bins };
-enum class Distribution { uniform, bin_edges };
-
-const Choice<BinType>& bin_type_choice() {
-  static const Choice<BinType> choice{
-      "bin_type", {{"int", BinType::int_bins}, {"double", BinType::double_bins}}};
-  return choice;
-}
-
-const Choice<Distribution>& distribution_choice() {
-  static const Choice<Distribution> choice{
-      "distribution",
-      {{"uniform", Distribution::uniform}, {"boundaries", Distribution::bin_edges}}};
-  return choice;
-}
-
-// Teams of 1024 were the fastest of 256, 512 and 1024 at every bin count and sample count tried,
-// in int and in double bins: fewer teams merge fewer sub-histograms (docs/performance-notes.md,
-// histogram).
-int privatized_team_size(const Params& params) {
-  const auto requested = static_cast<int>(params.integer("privatized_team_size"));
-  return requested > 0 ? requested : 1024;
-}
 
 // How many teams of `threads`, each with `scratch` bytes, the device holds at once: privatized
 // launches one wave, since every team zeroes and merges all its bins.
@@ -406,17 +382,6 @@ Validation HistogramCase<Bin>::validate(const VariantSpec& variant) {
                             0.0);
 }
 
-std::vector<Value> decades_of_bins() {
-  std::vector<Value> bins;
-  for (std::int64_t b = 1; b <= 10000000; b *= 10)
-    bins.emplace_back(b);
-  return bins;
-}
-
-std::size_t bin_bytes(const Params& params) {
-  return bin_type_choice().of(params) == BinType::int_bins ? sizeof(int) : sizeof(double);
-}
-
 // Device memory for one point. On host backends the host-side arrays (the serial reference, the
 // host variants' histogram, ScatterView's per-thread copies) come out of the same memory.
 double device_bytes(const Params& params, const Comm& /*comm*/) {
@@ -436,13 +401,6 @@ double device_bytes(const Params& params, const Comm& /*comm*/) {
     }
   }
   return bytes;
-}
-
-void check(const Params& params) {
-  if (bin_type_choice().of(params) == BinType::int_bins && params.integer("samples") > kMaxBins) {
-    params.reject("samples", "int bins count to " + std::to_string(kMaxBins) +
-                                 " at most; use bin_type: double for more samples");
-  }
 }
 
 }  // namespace
