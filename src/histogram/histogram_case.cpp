@@ -245,7 +245,7 @@ void HistogramCase<Bin>::run_privatized() {
 // Where the bins fit in team scratch, private sub-histograms won at every bin count measured. Past
 // that, two lanes of a warp share a bin with probability ~ 31 / bins, too rarely for warp
 // aggregation to repay its shuffles, so auto takes plain atomics (docs/performance-notes.md,
-// histogram, and the README's table).
+// histogram, and docs/apps/histogram.md).
 template <class Bin>
 void HistogramCase<Bin>::run_auto() {
   if (privatized_not_applicable().empty()) {
