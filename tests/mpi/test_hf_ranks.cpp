@@ -35,7 +35,7 @@ constexpr double kAgreement = 1e-10;
 constexpr int kLimitSeconds = 240;
 
 std::string shipped_molecule(const std::string& name) {
-  return std::string(KMINI_SOURCE_DIR) + "/inputs/molecules/" + name + ".xyz";
+  return kmini::testing::source_dir() + "/inputs/molecules/" + name + ".xyz";
 }
 
 double metric(const YAML::Node& result, const std::string& name) {

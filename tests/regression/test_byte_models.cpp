@@ -94,7 +94,7 @@ const std::map<std::string, ModelCase>& model_cases() {
         }}},
       // The G build has no byte model: it counts builds.
       {"hf",
-       {"molecule: " + std::string(KMINI_SOURCE_DIR) +
+       {"molecule: " + kmini::testing::source_dir() +
             "/inputs/molecules/water-001.xyz\nrepetitions: 1\n",
         [](const YAML::Node&, const YAML::Node&) { return 0.0; }}},
   };

@@ -51,7 +51,7 @@ constexpr double kVariantAgreement = 1e-10;
 constexpr double kModeAgreement = 1e-8;
 
 std::string shipped_molecule(const std::string& name) {
-  return std::string(KMINI_SOURCE_DIR) + "/inputs/molecules/" + name + ".xyz";
+  return kmini::testing::source_dir() + "/inputs/molecules/" + name + ".xyz";
 }
 
 // ---- what the test knows independently of the app ---------------------------------------------
@@ -331,7 +331,7 @@ const std::vector<PyscfReference>& pyscf_references() {
   static const std::vector<PyscfReference> references = [] {
     std::vector<PyscfReference> out;
     const YAML::Node doc =
-        YAML::LoadFile(std::string(KMINI_SOURCE_DIR) + "/tests/data/hf-pyscf-references.yaml");
+        YAML::LoadFile(kmini::testing::source_dir() + "/tests/data/hf-pyscf-references.yaml");
     for (const auto& entry : doc["references"])
       out.push_back({entry["molecule"].as<std::string>(), entry["basis"].as<std::string>(),
                      entry["functions"].as<std::string>(), entry["energy"].as<std::string>(),

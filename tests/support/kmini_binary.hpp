@@ -1,4 +1,4 @@
-// Running the kmini binary built beside the tests; CMake compiles its path in.
+// Running the kmini binary built beside the tests (support/test_paths.hpp says where it is).
 #pragma once
 
 #include <cstdlib>
@@ -6,15 +6,9 @@
 #include <vector>
 
 #include "support/process.hpp"
+#include "support/test_paths.hpp"
 
 namespace kmini::testing {
-
-inline std::string kmini_binary() {
-  return KMINI_BINARY;
-}
-inline std::string test_input(const std::string& name) {
-  return std::string(KMINI_TEST_INPUTS) + "/" + name;
-}
 
 // The environment kmini runs in under the tests, set once (a user's own settings win).
 inline void prepare_environment() {

@@ -245,14 +245,15 @@ TEST(Commands, ListShowsSchemaAndVariants) {
 TEST(Commands, InputReferenceIsCurrent) {
   const ProcessResult md = kmini({"list", "--markdown"});
   ASSERT_EQ(md.exit_code, 0);
-  EXPECT_EQ(md.out, testing::read_file(std::string(KMINI_SOURCE_DIR) + "/docs/inputs.md"))
+  EXPECT_EQ(md.out, testing::read_file(kmini::testing::source_dir() + "/docs/inputs.md"))
       << "docs/inputs.md is stale: regenerate it with kmini list --markdown > docs/inputs.md";
 }
 
 // Every YAML file under inputs/, so that a new input is checked without being listed here.
 TEST(Commands, ShippedInputsAreValid) {
   int checked = 0;
-  const std::filesystem::path inputs = std::filesystem::path(KMINI_SOURCE_DIR) / "inputs";
+  const std::filesystem::path inputs =
+      std::filesystem::path(kmini::testing::source_dir()) / "inputs";
   for (const auto& entry : std::filesystem::recursive_directory_iterator(inputs)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".yaml") continue;
     // An input for N ranks (himeno's ranks: [px, py, pz], at the top or in a suite's runs, all

@@ -14,6 +14,7 @@
 #include "hf/molecular_basis.hpp"
 #include "hf/molecule.hpp"
 #include "hf/one_electron.hpp"
+#include "support/test_paths.hpp"
 
 namespace kmini::hf {
 namespace {
@@ -23,7 +24,7 @@ namespace {
 constexpr double kTolerance = 1e-8;
 
 BasisSet shipped_basis(const std::string& name) {
-  return read_gaussian94(std::string(KMINI_SOURCE_DIR) + "/inputs/basis/" + name + ".gbs");
+  return read_gaussian94(kmini::testing::source_dir() + "/inputs/basis/" + name + ".gbs");
 }
 
 // The atom's own overlap matrix, from the same code path as a one-atom molecule's.
@@ -112,7 +113,7 @@ TEST(HfAtomicGuess, ClosedShellAtomsGiveIdempotentDensities) {
 TEST(HfAtomicGuess, TheMoleculesGuessIsItsAtomsOnTheDiagonal) {
   const BasisSet basis = shipped_basis("6-31g");
   const Molecule water =
-      read_xyz(std::string(KMINI_SOURCE_DIR) + "/inputs/molecules/water-003.xyz", Units::angstrom);
+      read_xyz(kmini::testing::source_dir() + "/inputs/molecules/water-003.xyz", Units::angstrom);
   const MolecularBasis placed = place_basis(basis, water);
   const HostMatrix d = superposed_atomic_densities(basis, water, placed);
   const HostMatrix s = one_electron_matrices(placed, {}).overlap;

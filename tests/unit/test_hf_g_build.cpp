@@ -18,6 +18,7 @@
 #include "hf/molecular_basis.hpp"
 #include "hf/molecule.hpp"
 #include "hf/shell_pairs.hpp"
+#include "support/test_paths.hpp"
 
 namespace kmini::hf {
 namespace {
@@ -31,7 +32,7 @@ constexpr GUpdate kUpdates[] = {GUpdate::atomic, GUpdate::warp_aggregated, GUpda
 // Two waters 3 angstrom apart: every class, and pairs between the molecules that Schwarz and
 // density screening drop at loose thresholds.
 MolecularBasis two_waters() {
-  const std::string root = std::string(KMINI_SOURCE_DIR) + "/inputs/";
+  const std::string root = kmini::testing::source_dir() + "/inputs/";
   return place_basis(
       read_gaussian94(root + "basis/6-31g.gbs"),
       molecule_from_atoms({"O 0 0 0", "H 0.757 0.586 0", "H -0.757 0.586 0", "O 0.3 0.2 3.0",

@@ -20,6 +20,7 @@
 #include "hf/shared_primitives.hpp"
 #include "support/expect.hpp"
 #include "support/process.hpp"
+#include "support/test_paths.hpp"
 
 namespace kmini::hf {
 namespace {
@@ -28,7 +29,7 @@ using kmini::testing::input_error_of;
 using kmini::testing::TempDir;
 
 std::string shipped(const std::string& relative) {
-  return std::string(KMINI_SOURCE_DIR) + "/inputs/" + relative;
+  return kmini::testing::source_dir() + "/inputs/" + relative;
 }
 
 int function_count(const std::vector<Shell>& shells) {

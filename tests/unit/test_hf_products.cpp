@@ -19,6 +19,7 @@
 #include "hf/molecule.hpp"
 #include "hf/schwarz.hpp"
 #include "hf/shell_pairs.hpp"
+#include "support/test_paths.hpp"
 
 namespace kmini::hf {
 namespace {
@@ -26,7 +27,7 @@ namespace {
 using Host = Kokkos::HostSpace;
 
 MolecularBasis water_cluster(const std::string& cluster, const std::string& basis) {
-  const std::string root = std::string(KMINI_SOURCE_DIR) + "/inputs/";
+  const std::string root = kmini::testing::source_dir() + "/inputs/";
   return place_basis(read_gaussian94(root + "basis/" + basis + ".gbs"),
                      read_xyz(root + "molecules/" + cluster + ".xyz", Units::angstrom));
 }

@@ -10,12 +10,13 @@
 #include "bridge/sobol.hpp"
 #include "core/error.hpp"
 #include "support/process.hpp"
+#include "support/test_paths.hpp"
 
 namespace kmini::bridge {
 namespace {
 
 const std::string kShippedTable =
-    std::string(KMINI_SOURCE_DIR) + "/inputs/sobol/new-joe-kuo-6.21201";
+    kmini::testing::source_dir() + "/inputs/sobol/new-joe-kuo-6.21201";
 
 // The first 1000 dimensions of the shipped table, read once; `dimensions` is how many a test uses.
 const SobolDirections& shipped(int dimensions) {

@@ -1,0 +1,19 @@
+// Where the tests find the kmini binary, the checkout and their own inputs. The paths are
+// compiled into one generated unit (test_paths.cpp.in) and nowhere else, so that no other test's
+// compile command names a folder of this checkout: a compiler cache then serves a clone of the
+// same revision at another path.
+#pragma once
+
+#include <string>
+
+namespace kmini::testing {
+
+std::string kmini_binary();     // the kmini built beside the tests
+std::string source_dir();       // the checkout's root
+std::string test_inputs_dir();  // tests/inputs
+
+inline std::string test_input(const std::string& name) {
+  return test_inputs_dir() + "/" + name;
+}
+
+}  // namespace kmini::testing
