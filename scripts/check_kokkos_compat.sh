@@ -11,6 +11,11 @@
 # as the openmp preset does. The compile commands come from configuring the openmp preset in
 # build/kokkos-compat (no build), so setup.sh's deps/openmp must exist.
 #
+# The package is unpacked into the machine's cache (KMINI_CACHE_DIR, default ~/.cache/kmini), and
+# the compiles go through ccache when it is installed (scripts/lib/ccache_launcher.sh;
+# KMINI_CCACHE=off: without): a later check of the same package on this machine downloads nothing
+# and checks only the units that changed.
+#
 # Exit status: 0 when every file compiled, or when the package could not be reached (the check
 # is then skipped, and says so); 1 when a file did not compile or the check itself failed; 2 on
 # bad usage.
@@ -24,6 +29,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mirror=${KMINI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 jobs=$(nproc 2>/dev/null || echo 2)
+cache_dir=${KMINI_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kmini}
 start=$(date +%s)
 
 say() { echo "check_kokkos_compat.sh: $*"; }
@@ -62,12 +68,15 @@ newest() {
   apt-cache "${private_apt_opts[@]}" madison "$1" 2>/dev/null | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
     sort -V | tail -n1
 }
-# Downloads package $1 at version $2 and unpacks it into $work/x/$1.
+# Downloads package $1 at version $2 and unpacks it into the folder $3, unless an earlier check
+# left it there whole.
 fetch() {
-  mkdir -p "$work/debs" "$work/x/$1"
+  [ ! -f "$3/.unpacked" ] || return 0
+  mkdir -p "$work/debs"
   (cd "$work/debs" && apt-get "${private_apt_opts[@]}" download -qq "$1=$2") >"$work/download.log" 2>&1 ||
     return 1
-  dpkg -x "$work/debs/$1_${2#*:}_"*.deb "$work/x/$1"
+  rm -rf "$3" && mkdir -p "$3"
+  dpkg -x "$work/debs/$1_${2#*:}_"*.deb "$3" && touch "$3/.unpacked"
 }
 # KOKKOS_VERSION (as 50202) from the config header $1.
 version_in() {
@@ -77,9 +86,13 @@ version_in() {
 kokkos_package=libkokkos-dev
 kokkos_version=$(newest "$kokkos_package")
 [ -n "$kokkos_version" ] || skip "Debian's $kokkos_package is not in the package lists of $mirror"
-fetch "$kokkos_package" "$kokkos_version" ||
+# A stable folder per version, so that the compile commands, and with them ccache's keys, are the
+# same from one check to the next. An unwritable cache leaves the package in the temporary folder.
+unpacked=$cache_dir/kokkos-compat/$kokkos_package-${kokkos_version//[^A-Za-z0-9.+~-]/_}
+mkdir -p "$unpacked" 2>/dev/null && [ -w "$unpacked" ] || unpacked=$work/x/$kokkos_package
+fetch "$kokkos_package" "$kokkos_version" "$unpacked" ||
   skip "$kokkos_package $kokkos_version could not be downloaded: $(tail -n1 "$work/download.log")"
-kokkos_include=$work/x/$kokkos_package/usr/include/kokkos
+kokkos_include=$unpacked/usr/include/kokkos
 [ -f "$kokkos_include/KokkosCore_config.h" ] || die "$kokkos_package $kokkos_version has no kokkos/KokkosCore_config.h"
 [ "$(version_in "$kokkos_include/KokkosCore_config.h")" -ge 50000 ] ||
   skip "Debian's newest $kokkos_package is $kokkos_version, not 5.x"
@@ -105,7 +118,14 @@ host_backends_config() {
       sed -i "0,/^#include/s||#include <fwd/Kokkos_Fwd_$backend.hpp>\n#include|" "$to/KokkosCore_Config_FwdBackend.hpp"
   done
 }
+# Written anew each time, but copied to its stable folder only where it changed: ccache trusts no
+# header written moments before a compile.
 host_backends_config "$kokkos_include" "$work/config"
+config_dir=$unpacked/host-backends-config
+mkdir -p "$config_dir"
+for f in "$work"/config/*; do
+  cmp -s "$f" "$config_dir/$(basename "$f")" || cp "$f" "$config_dir/"
+done
 
 # --------------------------------------------------------------------------------------------
 # The openmp preset's compile commands, pointed at the new headers
@@ -119,11 +139,15 @@ cmake --preset openmp -B "$commands_dir" -DKMINI_PRESET=kokkos-compat -DCMAKE_EX
 # (Kokkos 5 requires it), the Kokkos include folder of setup.sh's Kokkos replaced by the new
 # headers. The private configuration folder's path is the mark of a file that includes Kokkos.
 mkdir -p "$work/tu"
-python3 - "$commands_dir/compile_commands.json" "$work" "$root/deps" "$work/config" "$kokkos_include" \
-  "$only" <<'EOF'
+launcher=
+if [ "${KMINI_CCACHE:-on}" != off ] && command -v ccache >/dev/null 2>&1; then
+  launcher=$root/scripts/lib/ccache_launcher.sh
+fi
+python3 - "$commands_dir/compile_commands.json" "$work" "$root/deps" "$config_dir" "$kokkos_include" \
+  "$only" "$launcher" <<'EOF'
 import json, re, shlex, sys
 
-commands, work, deps, config, kokkos, only = sys.argv[1:7]
+commands, work, deps, config, kokkos, only, launcher = sys.argv[1:8]
 for n, entry in enumerate(json.load(open(commands))):
     source = entry["file"]
     if only not in source:
@@ -156,7 +180,7 @@ for n, entry in enumerate(json.load(open(commands))):
                 f"{line} -M >{work}/tu/{n:04d}.deps || exit 1\n"
                 f"grep -qF {shlex.quote(config)} {work}/tu/{n:04d}.deps || "
                 f"{{ touch {work}/tu/{n:04d}.unaffected; exit 0; }}\n"
-                f"{line} -fsyntax-only\n")
+                f"{shlex.quote(launcher) + ' ' if launcher else ''}{line} -fsyntax-only\n")
     with open(f"{work}/tu/{n:04d}.source", "w") as f:
         f.write(source + "\n")
 EOF

@@ -9,8 +9,10 @@
 #   2. Kokkos 3.4.01 under deps/<preset>/, unless Kokkos_ROOT names an installed Kokkos. The
 #      source is Debian's trilinos 13.2 source package (which carries Kokkos), fetched with
 #      `apt-get source` through deb-src entries derived from this machine's own apt sources,
-#      patched with cmake/patches/*.patch.
-#   3. kmini itself: cmake --preset <preset>, then a build.
+#      patched with cmake/patches/*.patch. Each install is kept in the machine's cache
+#      (KMINI_CACHE_DIR, default ~/.cache/kmini) and copied from there by a later checkout.
+#   3. kmini itself: cmake --preset <preset>, then a build, through ccache when it is installed
+#      (KMINI_CCACHE=off: without), so a later build on this machine compiles only what changed.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -51,7 +53,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 debian_packages=(
   cmake ninja-build g++ make patch git ca-certificates
   libopenmpi-dev openmpi-bin libyaml-cpp-dev liblapack-dev libblas-dev libgtest-dev
-  python3 python3-matplotlib python3-yaml bsdutils
+  python3 python3-matplotlib python3-yaml bsdutils ccache
 )
 
 as_root() {
@@ -103,6 +105,7 @@ kokkos_version=3.4.01
 trilinos_upstream=13.2.0
 src_dir=$root/deps/src
 prefix=$root/deps/$kokkos_flavour
+cache_dir=${KMINI_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kmini}
 
 patch_digest() {
   cat "$root"/cmake/patches/*.patch | sha256sum | cut -c1-16
@@ -181,6 +184,12 @@ kokkos_cmake_flags() {
   printf '%s\n' "${flags[@]}"
 }
 
+# The compilers a Kokkos install was built with: part of its key in the machine's cache.
+compiler_versions() {
+  g++ --version | head -n1
+  [ "$kokkos_flavour" != cuda ] || nvcc --version | tail -n1
+}
+
 build_kokkos() {
   local stamp_text
   stamp_text="kokkos $kokkos_version patches $(patch_digest) flags $(kokkos_cmake_flags | tr '\n' ' ')"
@@ -191,6 +200,19 @@ build_kokkos() {
   case "$stamp" in
     "$stamp_text" | "$stamp_text -DCMAKE_BUILD_TYPE=Release -DKokkosKernels_"*) return ;;
   esac
+  # The install paths inside Kokkos' CMake files are relative to the prefix, and its
+  # nvcc_wrapper names no folder of its own, so a copy serves wherever it lands.
+  # The stamp names this checkout's folder (the cuda flavour's compiler is its nvcc_wrapper); the
+  # cache's key does not, so that a clone elsewhere finds the same install.
+  local key cached
+  key=$({ echo "${stamp_text//"$root"/<checkout>}"; compiler_versions; } | sha256sum | cut -c1-16)
+  cached=$cache_dir/kokkos/$kokkos_flavour-$key
+  if [ -f "$cached/.kmini-key" ] && [ "$(cat "$cached/.kmini-key")" = "$key" ]; then
+    say "copying Kokkos $kokkos_version ($kokkos_flavour) from $cached"
+    rm -rf "$prefix" && mkdir -p "$(dirname "$prefix")" && cp -a "$cached" "$prefix"
+    echo "$stamp_text" >"$prefix/.kmini-stamp"
+    return
+  fi
   if [ ! -f "$src_dir/.patched" ] || [ "$(cat "$src_dir/.patched")" != "$(patch_digest)" ]; then
     fetch_kokkos_sources
   fi
@@ -206,6 +228,14 @@ build_kokkos() {
     { tail -n 40 "$work.kokkos.log" >&2; die "Kokkos build failed (log: $work.kokkos.log)"; }
   rm -rf "$work" "$work".*.log
   echo "$stamp_text" >"$prefix/.kmini-stamp"
+  # Kept for the next checkout; a cache that cannot be written only costs that one a build.
+  if mkdir -p "$cache_dir/kokkos" 2>/dev/null && rm -rf "$cached.tmp" && cp -a "$prefix" "$cached.tmp" 2>/dev/null; then
+    echo "$key" >"$cached.tmp/.kmini-key"
+    rm -rf "$cached" && mv "$cached.tmp" "$cached"
+  else
+    rm -rf "$cached.tmp"
+    say "could not keep Kokkos in $cache_dir/kokkos (not writable); carrying on"
+  fi
 }
 
 kokkos_root_args=()
@@ -227,9 +257,13 @@ fi
 # 3. kmini
 # --------------------------------------------------------------------------------------------
 cd "$root"
+launcher_args=()
+if [ "${KMINI_CCACHE:-on}" != off ] && command -v ccache >/dev/null 2>&1; then
+  launcher_args=(-DCMAKE_CXX_COMPILER_LAUNCHER="$root/scripts/lib/ccache_launcher.sh")
+fi
 if [ ! -f "build/$preset/build.ninja" ] || [ ${#kokkos_root_args[@]} -gt 0 ]; then
-  say "configuring kmini (preset $preset)"
-  cmake --preset "$preset" "${kokkos_root_args[@]}" >/dev/null
+  say "configuring kmini (preset $preset)${launcher_args:+, through ccache}"
+  cmake --preset "$preset" "${kokkos_root_args[@]}" "${launcher_args[@]}" >/dev/null
 fi
 say "building kmini (preset $preset)"
 cmake --build --preset "$preset" -j "$jobs"

@@ -10,5 +10,10 @@ for arg in "$@"; do
   [ "$prev" = "-o" ] && out=$arg
   prev=$arg
 done
+# Through the compiler cache when setup.sh would use one (ccache_launcher.sh): a unit whose
+# sources did not change is not checked again.
+if [ "${KMINI_CCACHE:-on}" != off ] && command -v ccache >/dev/null 2>&1; then
+  set -- "$(dirname "$0")/ccache_launcher.sh" "$@"
+fi
 "$@" -fsyntax-only || exit
 [ -z "$out" ] || : >"$out"
