@@ -53,7 +53,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 debian_packages=(
   cmake ninja-build g++ make patch git ca-certificates
   libopenmpi-dev openmpi-bin libyaml-cpp-dev liblapack-dev libblas-dev libgtest-dev
-  python3 python3-matplotlib python3-yaml bsdutils ccache
+  python3 python3-matplotlib python3-yaml bsdutils ccache clang-format
 )
 
 as_root() {

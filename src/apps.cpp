@@ -10,8 +10,8 @@
 namespace kmini {
 
 std::vector<AppSpec> registered_apps() {
-  return {stream::app_spec(), histogram::app_spec(), reduce::app_spec(), himeno::app_spec(),
-          bridge::app_spec(), hf::app_spec()};
+  return {stream::app_spec(), histogram::app_spec(), reduce::app_spec(),
+          himeno::app_spec(), bridge::app_spec(),    hf::app_spec()};
 }
 
 }  // namespace kmini
