@@ -15,18 +15,18 @@ KOKKOS_FORCEINLINE_FUNCTION void load_16_bytes(const T* at, T (&out)[16 / sizeof
     const double2 both = *reinterpret_cast<const double2*>(at);
     out[0] = both.x;
     out[1] = both.y;
-    return;
   } else if constexpr (sizeof(T) == 4) {
     const float4 four = *reinterpret_cast<const float4*>(at);
     out[0] = four.x;
     out[1] = four.y;
     out[2] = four.z;
     out[3] = four.w;
-    return;
-  }
+  } else
 #endif
-  for (int k = 0; k < static_cast<int>(16 / sizeof(T)); ++k)
-    out[k] = at[k];
+  {
+    for (int k = 0; k < static_cast<int>(16 / sizeof(T)); ++k)
+      out[k] = at[k];
+  }
 }
 
 // first = at[0], second = at[1]; `at` must be 16-byte aligned.

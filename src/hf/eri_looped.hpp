@@ -26,6 +26,7 @@ KOKKOS_INLINE_FUNCTION constexpr int packed_table_size(int ne, int nf, int lm) {
 // (x, y) by the horizontal recursion (x, y + 1_i) = (x + 1_i, y) + (X - Y)_i (x, y), written out:
 // the sum over every way of splitting y's unit steps between raising x and a factor (X - Y)_i,
 // from row(e), the values (e, 0).
+KMINI_HF_HOST_OR_DEVICE_CALLABLE
 template <class Row>
 KOKKOS_INLINE_FUNCTION double moved_looped(int x, int y, const Row& row, const double xy[3]) {
   int axes[2 * kMaxShellL];
@@ -93,7 +94,9 @@ struct LoopedRecursion {
   int power[kN][3], down[kN][3];
 
   KOKKOS_INLINE_FUNCTION explicit LoopedRecursion(const LoopedShape& s) : shape(s) {
-    const int n = s.ne > s.nf ? s.ne : s.nf;
+    // No shape has more than kN components; the bound also keeps the tables' writes in range.
+    const int widest = s.ne > s.nf ? s.ne : s.nf;
+    const int n = widest < kN ? widest : kN;
     degrees_before[0] = 0;
     KMINI_HF_LOOP
     for (int c = 0; c < n; ++c) {

@@ -33,11 +33,22 @@ namespace kmini::hf {
 #define KMINI_HF_LOOP
 #endif
 
+// Before a __host__ __device__ template that the host's own integrals (integrals_host.cpp,
+// one_electron.cpp) call with host lambdas, as the kernels call it with device ones: nvcc then
+// checks the calls of each instantiation where it runs, instead of warning that a host lambda
+// could be called from device code, which none is.
+#if defined(__CUDACC__)
+#define KMINI_HF_HOST_OR_DEVICE_CALLABLE _Pragma("nv_exec_check_disable")
+#else
+#define KMINI_HF_HOST_OR_DEVICE_CALLABLE
+#endif
+
 namespace Impl {
 
 // f(std::integral_constant<int, I>{}) for I in [Begin, End): every index a compile-time
 // constant, so that a recursion's table is scalarised into registers whatever the unroller does,
 // and a division by the index is folded into a product with its reciprocal.
+KMINI_HF_HOST_OR_DEVICE_CALLABLE
 template <int Begin, int End, class F>
 KOKKOS_FORCEINLINE_FUNCTION void static_for(const F& f) {
   if constexpr (Begin < End) {
