@@ -16,6 +16,7 @@
 #include "hf/eri.hpp"
 #include "hf/g_build_state.hpp"
 #include "hf/gather_blocks.hpp"
+#include "hf/quartet_launch.hpp"
 
 namespace kmini::hf {
 
@@ -33,35 +34,6 @@ std::string kernel_label(const char* stem) {
   return std::string("hf::") + stem + pair_kind_name(Class::bra_kind) +
          pair_kind_name(Class::ket_kind);
 }
-
-// ClassQuartets' blocks, and how many of them an SM must hold: the registers each thread may
-// take follow from it (each of an SM's four schedulers holds a quarter of its 65536 for its
-// share of the warps). Four blocks of 128 leave 128 registers, five leave 96. (ps|ps) fits 96
-// without spilling, and ran faster at five, above the 25% occupancy that four cannot pass; so
-// does (pp|ps), which spills 56 bytes at 96 but ran 6-7% faster there than at 128 without
-// spilling, at 27% achieved occupancy against 23% (docs/performance-notes.md).
-// (pp|pp)'s lane keeps about 210 registers live and spills when capped at 128 or 168; the unrolled
-// d classes of its size or more (lm >= 4) take 120 to 255. Those of lm >= 6 whose ket takes an HRR
-// step, (dp|dp), (dd|pp) and (dd|dp), spill at 255 anyway and ran 16-20% faster at three blocks
-// (168 registers) at 128 waters in 6-31G*; (dp|pp), (dp|ds) and (dd|ds) ran as fast or slower
-// there, (dd|ps) 9% faster at 128 waters and no faster at 64, and those four keep two. (pp|ss) and
-// (ds|ss), whose recursion runs up the bra alone to degree 2, ran faster at six blocks (80
-// registers) than at five and four, and (dp|ss) a little faster at five than at four; (ds|ps), of
-// as many integrals, fits 128 registers without the spills it has at 96 and ran a little faster at
-// four. (ps|ss) at eight (64 registers) and (ps|ps) at six gained nothing, and keep four and five
-// (docs/performance-notes.md).
-template <class Class>
-struct QuartetLaunch {
-  static constexpr unsigned threads = 128;
-  static constexpr unsigned blocks = Class::unrolled && Class::lm >= 6 && Class::ld == 1 ? 3
-                                     : Class::integrals >= 81 || (Class::unrolled && Class::lm >= 4)
-                                         ? 2
-                                     : Class::le == 2 && Class::lf == 0 ? 6
-                                     : Class::integrals == 9 || Class::integrals == 27 ||
-                                             (Class::integrals == 18 && Class::lf == 0)
-                                         ? 5
-                                         : 4;
-};
 
 }  // namespace Impl
 
