@@ -1,5 +1,5 @@
-// kmini under mpirun on this machine, for the tests labelled mpi (CMake gives them the launcher
-// as KMINI_MPIEXEC).
+// kmini under mpirun on this machine, for the tests labelled mpi (support/test_paths.hpp says
+// which launcher CMake found).
 #pragma once
 
 #include <string>
@@ -17,7 +17,7 @@ inline ProcessResult mpirun(int ranks, std::vector<std::string> kmini_args, int 
   std::vector<std::string> args;
   if (limit_seconds > 0) args = {"timeout", "-k", "5", std::to_string(limit_seconds)};
   args.insert(args.end(),
-              {KMINI_MPIEXEC, "-n", std::to_string(ranks), "--oversubscribe", kmini_binary()});
+              {mpiexec(), "-n", std::to_string(ranks), "--oversubscribe", kmini_binary()});
   args.insert(args.end(), kmini_args.begin(), kmini_args.end());
   if (threads > 0) args.push_back("--kokkos-threads=" + std::to_string(threads));
   prepare_environment();

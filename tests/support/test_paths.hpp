@@ -11,6 +11,7 @@ namespace kmini::testing {
 std::string kmini_binary();     // the kmini built beside the tests
 std::string source_dir();       // the checkout's root
 std::string test_inputs_dir();  // tests/inputs
+std::string mpiexec();          // the MPI launcher CMake found
 
 inline std::string test_input(const std::string& name) {
   return test_inputs_dir() + "/" + name;
