@@ -1,6 +1,6 @@
 # kmini's dependencies, each through find_package. A missing one stops configure with one
-# message naming it and the command that installs it. Defines kmini::yaml-cpp and
-# KMINI_LAPACK_TARGETS.
+# message naming it and the command that installs it. Defines kmini::yaml-cpp,
+# KMINI_LAPACK_TARGETS, and KMINI_KOKKOS_STAMP and KMINI_KOKKOS_PATCHES (KminiKokkosPatches.cmake).
 
 function(kmini_missing what how)
   message(FATAL_ERROR "kmini needs ${what}, which was not found. Install it with: ${how}")
@@ -24,7 +24,16 @@ if(KMINI_REQUIRE_CUDA)
   kokkos_check(DEVICES CUDA)
 endif()
 kokkos_check(DEVICES CUDA RETURN_VALUE KMINI_KOKKOS_HAS_CUDA)
-message(STATUS "kmini: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR} (CUDA: ${KMINI_KOKKOS_HAS_CUDA})")
+# The digest of the patches this Kokkos was built with, from the stamp setup.sh leaves in its
+# prefix ("none" for a site's Kokkos), for the report. A rebuilt Kokkos rewrites its stamp, and
+# a changed stamp configures kmini again.
+include(KminiKokkosPatches)
+kmini_kokkos_stamp("${Kokkos_DIR}" KMINI_KOKKOS_STAMP)
+kmini_stamp_patches("${KMINI_KOKKOS_STAMP}" KMINI_KOKKOS_PATCHES)
+if(KMINI_KOKKOS_STAMP)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${KMINI_KOKKOS_STAMP}")
+endif()
+message(STATUS "kmini: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR} (CUDA: ${KMINI_KOKKOS_HAS_CUDA}, patches: ${KMINI_KOKKOS_PATCHES})")
 
 find_package(MPI QUIET COMPONENTS C)
 if(NOT MPI_C_FOUND)

@@ -66,6 +66,7 @@ const BuildInfo& build_info() {
       KMINI_SANITIZERS,
       std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
           "." + std::to_string(KOKKOS_VERSION % 100),
+      KMINI_KOKKOS_PATCHES,
       kokkos_backends(),
   };
   return info;

@@ -14,6 +14,7 @@ struct BuildInfo {
   long cxx_standard = 0;   // __cplusplus
   std::string sanitizers;  // empty when none
   std::string kokkos_version;
+  std::string kokkos_patches;  // digest of the Kokkos patches (scripts/setup.sh's stamp), or "none"
   std::string kokkos_backends;  // "Cuda OpenMP Serial"
 };
 

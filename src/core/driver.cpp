@@ -19,8 +19,8 @@ namespace {
 std::string version_text() {
   const BuildInfo& b = build_info();
   return "kmini " + b.version + " (" + b.git_revision + "), " + b.preset + " " + b.build_type +
-         ", Kokkos " + b.kokkos_version + " [" + b.kokkos_backends + "], " + b.compiler +
-         "\ndata: " + data_folder_in_use() + "\n";
+         ", Kokkos " + b.kokkos_version + " (patches " + b.kokkos_patches + ") [" +
+         b.kokkos_backends + "], " + b.compiler + "\ndata: " + data_folder_in_use() + "\n";
 }
 
 std::string joined_command_line(int argc, char** argv) {

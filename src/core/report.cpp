@@ -107,6 +107,7 @@ Tree meta_section(const Comm& comm, const DeviceInfo& device, const NodePlacemen
   meta["build"]["cxx_standard"] = build.cxx_standard;
   meta["build"]["sanitizers"] = build.sanitizers.empty() ? Tree() : Tree(build.sanitizers);
   meta["kokkos"]["version"] = build.kokkos_version;
+  meta["kokkos"]["patches"] = build.kokkos_patches;
   meta["kokkos"]["backends"] = build.kokkos_backends;
   meta["kokkos"]["default_execution_space"] = device.execution_space;
   meta["kokkos"]["concurrency"] = device.concurrency;

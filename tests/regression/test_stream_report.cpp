@@ -12,6 +12,8 @@
 namespace kmini {
 namespace {
 
+using testing::expected_kokkos_patches;
+using testing::is_kokkos_patches_digest;
 using testing::kmini;
 using testing::ProcessResult;
 using testing::TempDir;
@@ -65,6 +67,10 @@ TEST(StreamRun, EveryVariantValidatesAndTheReportSaysSo) {
   EXPECT_FALSE(meta["kmini"]["git_revision"].as<std::string>().empty());
   EXPECT_FALSE(meta["build"]["preset"].as<std::string>().empty());
   EXPECT_FALSE(meta["kokkos"]["version"].as<std::string>().empty());
+  // The Kokkos patches' digest: setup.sh's Kokkos has that of the checkout's cmake/patches/.
+  const std::string patches = meta["kokkos"]["patches"].as<std::string>();
+  EXPECT_TRUE(is_kokkos_patches_digest(patches)) << patches;
+  EXPECT_EQ(patches, expected_kokkos_patches());
   EXPECT_CONTAINS(meta["kokkos"]["backends"].as<std::string>(), "Serial");
   EXPECT_FALSE(meta["device"]["name"].as<std::string>().empty());
   EXPECT_GT(meta["device"]["memory_bytes"].as<double>(), 0.0);
@@ -172,6 +178,9 @@ TEST(StreamRun, SuiteWithJsonReport) {
   EXPECT_CONTAINS(r.out, "== copy-only (stream)");
   const YAML::Node doc = YAML::LoadFile(report);  // JSON is YAML
   EXPECT_EQ(doc["meta"]["input"]["name"].as<std::string>(), "small-suite");
+  // The Kokkos patches' digest as in a YAML report, a JSON string even when it is all digits.
+  EXPECT_EQ(doc["meta"]["kokkos"]["patches"].as<std::string>(), expected_kokkos_patches());
+  EXPECT_CONTAINS(testing::read_file(report), "\"patches\": \"" + expected_kokkos_patches() + "\"");
   ASSERT_EQ(doc["runs"].size(), 2u);
   EXPECT_EQ(doc["runs"][0]["label"].as<std::string>(), "copy-only");
   EXPECT_EQ(doc["runs"][0]["results"].size(), 1u);

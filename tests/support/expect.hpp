@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 
 #include "core/error.hpp"
@@ -22,6 +23,12 @@ std::string input_error_of(Action&& action) {
   }
   ADD_FAILURE() << "expected an InputError";
   return "";
+}
+
+// The digest of the Kokkos patches as reports and --version give it: 16 lowercase hex digits
+// (scripts/setup.sh's patch_digest()), or "none" for a Kokkos that setup.sh did not build.
+inline bool is_kokkos_patches_digest(const std::string& digest) {
+  return std::regex_match(digest, std::regex("[0-9a-f]{16}|none"));
 }
 
 }  // namespace kmini::testing

@@ -224,6 +224,8 @@ TEST(Commands, HelpAndVersion) {
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_CONTAINS(version.out, "kmini 0.1.0 (");
   EXPECT_CONTAINS(version.out, "Kokkos ");
+  // The Kokkos patches' digest beside the Kokkos version, as the report's meta has it.
+  EXPECT_CONTAINS(version.out, " (patches " + testing::expected_kokkos_patches() + ") [");
 }
 
 TEST(Commands, ListShowsSchemaAndVariants) {

@@ -7,13 +7,16 @@
 #include <sstream>
 
 #include "core/atomic_file.hpp"
+#include "core/build_info.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/headline.hpp"
 #include "core/registry.hpp"
 #include "core/report.hpp"
 #include "core/tree.hpp"
+#include "support/expect.hpp"
 #include "support/process.hpp"
+#include "support/test_paths.hpp"
 
 namespace kmini {
 namespace {
@@ -228,6 +231,18 @@ struct FakeRun {
     }
   }
 };
+
+// The digest of the Kokkos patches that meta.kokkos.patches and --version show: from the stamp of
+// the Kokkos found at configure time, which for setup.sh's Kokkos is the digest of the
+// checkout's cmake/patches/ (computed apart from the stamp, in tests/CMakeLists.txt).
+TEST(BuildInfo, KokkosPatchesAreTheDigestOfThisBuildsKokkos) {
+  const std::string& patches = build_info().kokkos_patches;
+  EXPECT_TRUE(testing::is_kokkos_patches_digest(patches)) << patches;
+  EXPECT_EQ(patches, testing::expected_kokkos_patches());
+  EXPECT_FALSE(testing::is_kokkos_patches_digest("0123456789ABCDEF"));
+  EXPECT_FALSE(testing::is_kokkos_patches_digest("0123456789abcde"));
+  EXPECT_FALSE(testing::is_kokkos_patches_digest(""));
+}
 
 TEST(Headlines, FastestValidatedResultAndRating) {
   const FakeRun a("a", {{10.0, true}, {40.0, true}, {90.0, false}});
