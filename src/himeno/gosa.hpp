@@ -118,7 +118,7 @@ struct BlockGosa {
   using Steps = Kokkos::View<double*, typename ExecutionSpace::memory_space>;
   double* gosa;  // as AtomicGosa's
   explicit BlockGosa(const Steps& steps) : gosa(steps.data()) {}
-  using Aggregator = reduce::BlockAggregator<double, ExecutionSpace>;
+  using Aggregator = reducers::BlockAggregator<double, ExecutionSpace>;
 
   // The aggregator takes its team scratch once per team, here.
   struct Bound {
@@ -134,7 +134,7 @@ struct BlockGosa {
     return Bound{Aggregator(team), gosa};
   }
   static std::size_t scratch_bytes(int team_size) {
-    return reduce::BlockAggregator<double, ExecutionSpace>::scratch_bytes(team_size);
+    return reducers::BlockAggregator<double, ExecutionSpace>::scratch_bytes(team_size);
   }
 };
 

@@ -28,8 +28,8 @@ struct HimenoSolver {
 // Weight 1: every variant moves the byte model's arrays.
 template <class T>
 const VariantTable<HimenoSolver<T>>& variant_table() {
-  using reduce::PlainAtomic;
-  using reduce::WarpMatchAtomic;
+  using reducers::PlainAtomic;
+  using reducers::WarpMatchAtomic;
   static const VariantTable<HimenoSolver<T>> rows{
       {"kokkos_reduce",
        "gosa by parallel_reduce over the sweep (a tree)",

@@ -47,17 +47,17 @@ const VariantTable<HistogramMethod<Bin>>& HistogramCase<Bin>::table() {
        "one Kokkos::atomic_add per sample",
        1.0,
        on_device().as_baseline(),
-       {&C::template run_atomic_per_sample<reduce::PlainAtomic>}},
+       {&C::template run_atomic_per_sample<reducers::PlainAtomic>}},
       {"warp_match",
        "warp-aggregated: lanes grouped by __match_any_sync",
        1.0,
        on_device(),
-       {&C::template run_atomic_per_sample<reduce::WarpMatchAtomic>}},
+       {&C::template run_atomic_per_sample<reducers::WarpMatchAtomic>}},
       {"warp_ballot",
        "warp-aggregated: the seed's Fig. 5 ballot/shuffle loop",
        1.0,
        on_device(),
-       {&C::template run_atomic_per_sample<reduce::WarpBallotAtomic>}},
+       {&C::template run_atomic_per_sample<reducers::WarpBallotAtomic>}},
       {"block_shared",
        "team-aggregated through scratch memory (the seed's Fig. 4)",
        1.0,
@@ -193,7 +193,7 @@ template <class Bin>
 void HistogramCase<Bin>::run_block_shared() {
   zero_bins();
   const Index n = static_cast<Index>(samples_.extent(0));
-  const std::size_t scratch = reduce::BlockAggregator<Bin>::scratch_bytes(team_size_);
+  const std::size_t scratch = reducers::BlockAggregator<Bin>::scratch_bytes(team_size_);
   const Index per_team = team_size_for_scratch(team_size_, scratch) * kSamplesPerThread;
   const Index league = std::max<Index>(1, (n + per_team - 1) / per_team);
   Kokkos::parallel_for("histogram::block_shared", team_policy(league, team_size_, scratch),
@@ -251,7 +251,7 @@ void HistogramCase<Bin>::run_auto() {
   if (privatized_not_applicable().empty()) {
     run_privatized();
   } else {
-    run_atomic_per_sample<reduce::PlainAtomic>();
+    run_atomic_per_sample<reducers::PlainAtomic>();
   }
 }
 

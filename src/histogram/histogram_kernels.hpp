@@ -26,7 +26,7 @@ inline Kokkos::RangePolicy<Kokkos::IndexType<Index>> sample_range(Index n) {
   return Kokkos::RangePolicy<Kokkos::IndexType<Index>>(0, n);
 }
 
-// One atomic per sample, added the way `Method` adds (reduce::PlainAtomic, WarpMatchAtomic, ...).
+// One atomic per sample, added the way `Method` adds (reducers::PlainAtomic, WarpMatchAtomic, ...).
 template <class Bin, class Method>
 struct AtomicPerSample {
   Samples samples;
@@ -53,13 +53,13 @@ struct ScatterPerSample {
 template <class Bin>
 struct BlockAggregatedPerSample {
   using Policy = Kokkos::TeamPolicy<>;
-  using Aggregator = reduce::BlockAggregator<Bin>;
+  using Aggregator = reducers::BlockAggregator<Bin>;
   Samples samples;
   Kokkos::View<Bin*> histogram;
   Index bins;
   KOKKOS_INLINE_FUNCTION void operator()(const Policy::member_type& member) const {
     const Aggregator aggregator(member);
-    reduce::for_each_in_team_chunks(member, static_cast<Index>(samples.extent(0)), [&](Index i) {
+    reducers::for_each_in_team_chunks(member, static_cast<Index>(samples.extent(0)), [&](Index i) {
       aggregator.add(i < 0 ? nullptr : &histogram(bin_of(samples(i), bins)), Bin(1));
     });
   }

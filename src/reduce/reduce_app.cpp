@@ -17,6 +17,8 @@ namespace kmini::reduce {
 
 namespace {
 
+using reducers::Index;
+
 template <class T>
 class ReduceCase;
 
@@ -85,7 +87,7 @@ const VariantTable<ReduceMethod<T>>& ReduceCase<T>::table() {
        "one global atomic per element (the seed's reductionAtomics1)",
        1.0,
        on_device().as_baseline(),
-       {&C::template run_atomic_per_element<PlainAtomic>}},
+       {&C::template run_atomic_per_element<reducers::PlainAtomic>}},
       {"chunk_contiguous",
        "each work item sums a contiguous chunk, then one atomic (the seed's "
        "reductionAtomics2): uncoalesced",
@@ -96,17 +98,17 @@ const VariantTable<ReduceMethod<T>>& ReduceCase<T>::table() {
        "the same work items taking every work_items-th element: coalesced",
        1.0,
        on_device(),
-       {&C::template run_chunk_strided<PlainAtomic>, true}},
+       {&C::template run_chunk_strided<reducers::PlainAtomic>, true}},
       {"chunk_strided_warp",
        "chunk_strided with its final atomics warp-aggregated (match)",
        1.0,
        on_device(),
-       {&C::template run_chunk_strided<WarpMatchAtomic>, true}},
+       {&C::template run_chunk_strided<reducers::WarpMatchAtomic>, true}},
       {"warp_aggregated",
        "one atomic per element through warp aggregation (match)",
        1.0,
        on_device(),
-       {&C::template run_atomic_per_element<WarpMatchAtomic>}},
+       {&C::template run_atomic_per_element<reducers::WarpMatchAtomic>}},
       {"kokkos_reduce", "Kokkos::parallel_reduce", 1.0, on_device(), {&C::run_kokkos_reduce}},
       {"host_serial",
        "the host, one thread",
@@ -155,7 +157,7 @@ void ReduceCase<T>::run_atomic_per_element() {
   Kokkos::deep_copy(sum_, 0.0);
   Kokkos::parallel_for(std::string("reduce::atomic_each_") + Method::name,
                        Range(0, static_cast<Index>(values_.extent(0))),
-                       AtomicPerElement<T, Method>{values_, sum_});
+                       reducers::AtomicPerElement<T, Method>{values_, sum_});
   read_back_sum();
 }
 
@@ -163,7 +165,7 @@ template <class T>
 void ReduceCase<T>::run_chunk_contiguous() {
   Kokkos::deep_copy(sum_, 0.0);
   Kokkos::parallel_for("reduce::chunk_contiguous", Range(0, work_items_),
-                       ContiguousChunks<T>{values_, sum_, batch()});
+                       reducers::ContiguousChunks<T>{values_, sum_, batch()});
   read_back_sum();
 }
 
@@ -172,14 +174,14 @@ template <class Method>
 void ReduceCase<T>::run_chunk_strided() {
   Kokkos::deep_copy(sum_, 0.0);
   Kokkos::parallel_for(std::string("reduce::chunk_strided_") + Method::name, Range(0, work_items_),
-                       StridedChunks<T, Method>{values_, sum_, work_items_});
+                       reducers::StridedChunks<T, Method>{values_, sum_, work_items_});
   read_back_sum();
 }
 
 template <class T>
 void ReduceCase<T>::run_kokkos_reduce() {
   Kokkos::parallel_reduce("reduce::kokkos_reduce", Range(0, static_cast<Index>(values_.extent(0))),
-                          SumTerms<Kokkos::View<const T*>>{values_}, result_);
+                          reducers::SumTerms<Kokkos::View<const T*>>{values_}, result_);
 }
 
 template <class T>
@@ -188,7 +190,7 @@ void ReduceCase<T>::run_on_host() {
   using Values = Kokkos::View<const T*, Kokkos::HostSpace>;
   Kokkos::parallel_reduce(std::string("reduce::host_") + backend_word(Backend),
                           host_range<Backend>(static_cast<Index>(host_values_.extent(0))),
-                          SumTerms<Values>{host_values_}, result_);
+                          reducers::SumTerms<Values>{host_values_}, result_);
 }
 
 // Terms in [0, 1) summed in double in any order err by at most (n - 1) 2^-53 of their sum

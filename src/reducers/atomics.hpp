@@ -17,7 +17,7 @@
 #include "reducers/cuda_warp.hpp"
 #include "reducers/warp_aggregation.hpp"
 
-namespace kmini::reduce {
+namespace kmini::reducers {
 
 template <class T>
 KOKKOS_INLINE_FUNCTION T atomic_fetch_add_match(T* address, T value) {
@@ -89,4 +89,4 @@ struct WarpBallotAtomic {
   }
 };
 
-}  // namespace kmini::reduce
+}  // namespace kmini::reducers

@@ -17,7 +17,7 @@
 
 #include "reducers/warp_aggregation.hpp"
 
-namespace kmini::reduce {
+namespace kmini::reducers {
 
 template <class T, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
 class BlockAggregator {
@@ -91,4 +91,4 @@ KOKKOS_INLINE_FUNCTION void for_each_in_team_chunks(const Member& member, std::i
   }
 }
 
-}  // namespace kmini::reduce
+}  // namespace kmini::reducers

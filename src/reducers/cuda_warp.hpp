@@ -6,7 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
-namespace kmini::reduce::Impl {
+namespace kmini::reducers::Impl {
 
 #if defined(__CUDA_ARCH__)
 struct CudaWarp {
@@ -32,4 +32,4 @@ struct CudaWarp {
 };
 #endif
 
-}  // namespace kmini::reduce::Impl
+}  // namespace kmini::reducers::Impl

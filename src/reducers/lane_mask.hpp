@@ -13,7 +13,7 @@
 #define KMINI_HOST_DEVICE_TEMPLATE
 #endif
 
-namespace kmini::reduce::Impl {
+namespace kmini::reducers::Impl {
 
 inline constexpr int kWarpSize = 32;
 
@@ -50,4 +50,4 @@ KOKKOS_INLINE_FUNCTION int nth_lane(unsigned mask, int n) {
 #endif
 }
 
-}  // namespace kmini::reduce::Impl
+}  // namespace kmini::reducers::Impl

@@ -6,7 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
-namespace kmini::reduce {
+namespace kmini::reducers {
 
 using Index = std::int64_t;
 
@@ -75,4 +75,4 @@ struct SumTerms {
   }
 };
 
-}  // namespace kmini::reduce
+}  // namespace kmini::reducers

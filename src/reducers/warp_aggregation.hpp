@@ -19,7 +19,7 @@
 
 #include "reducers/lane_mask.hpp"
 
-namespace kmini::reduce::Impl {
+namespace kmini::reducers::Impl {
 
 template <class T>
 KOKKOS_INLINE_FUNCTION std::uint64_t address_key(T* address) {
@@ -129,4 +129,4 @@ KOKKOS_INLINE_FUNCTION T ballot_fetch_add(const Warp& warp, T* address, T value)
   return old + prefix;
 }
 
-}  // namespace kmini::reduce::Impl
+}  // namespace kmini::reducers::Impl

@@ -127,7 +127,7 @@ struct ReadFunctor {
     if (item == 0)
       for (std::int64_t i = pieces * kPerPiece; i < n; ++i)
         partial += static_cast<double>(a(i));
-    reduce::WarpMatchAtomic::add(sum.data(), partial);
+    reducers::WarpMatchAtomic::add(sum.data(), partial);
   }
 };
 

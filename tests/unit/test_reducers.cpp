@@ -65,7 +65,7 @@ Outcome<T> run_warp_method(Index n, Index slots, bool fetch) {
 template <class T>
 Outcome<T> run_block(Index n, Index slots, int team_size) {
   using Policy = Kokkos::TeamPolicy<>;
-  using Aggregator = reduce::BlockAggregator<T>;
+  using Aggregator = reducers::BlockAggregator<T>;
   Kokkos::View<T*> memory("memory", slots);
   Kokkos::View<T*> returned("returned", n);
   const int league =
@@ -76,7 +76,7 @@ Outcome<T> run_block(Index n, Index slots, int team_size) {
   Kokkos::parallel_for(
       "test::block", policy, KOKKOS_LAMBDA(const Policy::member_type& member) {
         const Aggregator aggregator(member);
-        reduce::for_each_in_team_chunks(member, n, [&](Index i) {
+        reducers::for_each_in_team_chunks(member, n, [&](Index i) {
           const T got = aggregator.fetch_add(i < 0 ? nullptr : &memory(slot_of(i, slots)),
                                              i < 0 ? T(0) : T(value_of(i)));
           if (i >= 0) returned(i) = got;
@@ -125,12 +125,12 @@ TYPED_TEST(Reducers, WarpMethodsFetchAndAdd) {
     for (const Index slots : kSlots) {
       SCOPED_TRACE("n=" + std::to_string(n) + " slots=" + std::to_string(slots));
       for (const bool fetch : {true, false}) {
-        expect_serial_order(run_warp_method<T, reduce::PlainAtomic>(n, slots, fetch), n, slots,
+        expect_serial_order(run_warp_method<T, reducers::PlainAtomic>(n, slots, fetch), n, slots,
                             fetch);
-        expect_serial_order(run_warp_method<T, reduce::WarpMatchAtomic>(n, slots, fetch), n, slots,
-                            fetch);
-        expect_serial_order(run_warp_method<T, reduce::WarpBallotAtomic>(n, slots, fetch), n, slots,
-                            fetch);
+        expect_serial_order(run_warp_method<T, reducers::WarpMatchAtomic>(n, slots, fetch), n,
+                            slots, fetch);
+        expect_serial_order(run_warp_method<T, reducers::WarpBallotAtomic>(n, slots, fetch), n,
+                            slots, fetch);
       }
     }
   }

@@ -42,13 +42,13 @@ Outcome<T> emulate(Method method, const WarpCall& call, int slots, T initial) {
     const T value = static_cast<T>(call.value[lane.lane()]);
     switch (method) {
       case Method::match_fetch_add:
-        out.returned[lane.lane()] = reduce::Impl::match_fetch_add(lane, address, value);
+        out.returned[lane.lane()] = reducers::Impl::match_fetch_add(lane, address, value);
         break;
       case Method::ballot_fetch_add:
-        out.returned[lane.lane()] = reduce::Impl::ballot_fetch_add(lane, address, value);
+        out.returned[lane.lane()] = reducers::Impl::ballot_fetch_add(lane, address, value);
         break;
       case Method::match_add:
-        reduce::Impl::match_add(lane, address, value);
+        reducers::Impl::match_add(lane, address, value);
         break;
     }
   });
