@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kmini {
@@ -100,6 +101,8 @@ template <class Action>
 class VariantTable {
  public:
   VariantTable(std::initializer_list<VariantRow<Action>> rows) : rows_(rows) {}
+  // Rows made from another table's (an app whose variants wrap a table of its parts).
+  explicit VariantTable(std::vector<VariantRow<Action>> rows) : rows_(std::move(rows)) {}
 
   // The rows as AppSpec::variants holds them.
   std::vector<VariantSpec> specs() const {
