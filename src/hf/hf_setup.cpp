@@ -4,10 +4,10 @@
 #include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
-#include "hf/cartesian.hpp"
-#include "hf/linear_dependence.hpp"
-#include "hf/molecular_basis.hpp"
-#include "hf/shared_primitives.hpp"
+#include "hf/basis/cartesian.hpp"
+#include "hf/basis/molecular_basis.hpp"
+#include "hf/basis/shared_primitives.hpp"
+#include "hf/scf/linear_dependence.hpp"
 
 namespace kmini::hf {
 
@@ -170,11 +170,11 @@ std::vector<ParamSpec> hf_params() {
           .range(1, 1 << 20),
       words.g_sum_transport
           .param(RankSumTransport::automatic,
-                 "how the ranks' parts of G are summed after each build (their lower "
+                 "how the ranks' shares of G are summed after each build (their lower "
                  "triangles): mpi, through the host and MPI_Allreduce; cuda_ipc: the GPUs read "
-                 "one another's parts in kernels (CUDA, every rank on one node, GPUs with peer "
+                 "one another's shares in kernels (CUDA, every rank on one node, GPUs with peer "
                  "access to one another: NVLink, or PCIe with P2P), each summing a slice of "
-                 "every part and then gathering the others' slices, MPI only signalling; auto: "
+                 "every share and then gathering the others' slices, MPI only signalling; auto: "
                  "cuda_ipc where it can be had, else mpi (the report's g_sum_cuda_ipc says which)")
           .sweepable(),
   };

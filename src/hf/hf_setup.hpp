@@ -10,12 +10,12 @@
 
 #include "core/param.hpp"
 #include "core/params.hpp"
-#include "hf/basis_set.hpp"
-#include "hf/function_transform.hpp"
-#include "hf/incremental_g.hpp"
-#include "hf/molecule.hpp"
-#include "hf/quartet_screen.hpp"
-#include "hf/symmetric_rank_sum.hpp"
+#include "hf/basis/basis_set.hpp"
+#include "hf/basis/molecule.hpp"
+#include "hf/fock/incremental_g.hpp"
+#include "hf/fock/symmetric_rank_sum.hpp"
+#include "hf/scf/function_transform.hpp"
+#include "hf/screening/quartet_screen.hpp"
 
 namespace kmini::hf {
 

@@ -1,4 +1,4 @@
-// The SCF's superposition-of-atomic-densities guess (hf/atomic_guess.hpp): each atom's density
+// The SCF's superposition-of-atomic-densities guess (hf/scf/atomic_guess.hpp): each atom's density
 // holds its electrons (trace(D S) = Z), is spherical (its p blocks are multiples of the unit
 // matrix, with nothing between s and p), and is a proper closed-shell density (D S D = 2 D) for
 // the closed-shell atoms; the molecule's guess is those blocks on its diagonal and nothing else.
@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "hf/atomic_guess.hpp"
-#include "hf/basis_set.hpp"
-#include "hf/elements.hpp"
-#include "hf/molecular_basis.hpp"
-#include "hf/molecule.hpp"
-#include "hf/one_electron.hpp"
+#include "hf/basis/basis_set.hpp"
+#include "hf/basis/elements.hpp"
+#include "hf/basis/molecular_basis.hpp"
+#include "hf/basis/molecule.hpp"
+#include "hf/integrals/one_electron.hpp"
+#include "hf/scf/atomic_guess.hpp"
 #include "support/test_paths.hpp"
 
 namespace kmini::hf {

@@ -1,11 +1,12 @@
-// auto's choice (hf/auto_update.hpp): per class, the candidate with the least time; ties and
+// auto's choice (hf/fock/auto_update.hpp): per class, the candidate with the least time; ties and
 // untimed candidates go as documented. The trials themselves run in the regression tests.
 #include <gtest/gtest.h>
 
 #include <limits>
 #include <vector>
 
-#include "hf/auto_update.hpp"
+#include "hf/fock/auto_update.hpp"
+#include "hf/fock/g_build_trial.hpp"
 
 namespace kmini::hf {
 namespace {
@@ -36,17 +37,16 @@ TEST(HfAutoUpdate, ACandidateNeverTimedIsNeverChosen) {
 TEST(HfAutoUpdate, TrialStripesShrinkForTheSlowerPartsAlone) {
   const std::vector<double> seconds{2.0, 3.0, 8.0, 0.0};
   const std::vector<double> computed{100.0, 100.0, 200.0, 0.0};  // 0.02, 0.03, 0.04 s a quartet
-  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 0), 1.0);
-  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 1), 2.0 / 3.0);
-  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 2), 0.5);
-  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share(seconds, computed, 3), 1.0);  // not yet timed
+  EXPECT_DOUBLE_EQ(trial::stripe_share(seconds, computed, 0), 1.0);
+  EXPECT_DOUBLE_EQ(trial::stripe_share(seconds, computed, 1), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(trial::stripe_share(seconds, computed, 2), 0.5);
+  EXPECT_DOUBLE_EQ(trial::stripe_share(seconds, computed, 3), 1.0);  // not yet timed
   // Ten times slower: a tenth; forty times: the floor, though the ratio goes on.
-  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share({1.0, 10.0}, {10.0, 10.0}, 1), 0.1);
-  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share({1.0, 40.0}, {10.0, 10.0}, 1),
-                   GBuilder::kLeastStripeShare);
-  EXPECT_DOUBLE_EQ(GBuilder::trial_rate_ratio({1.0, 40.0}, {10.0, 10.0}, 1), 1.0 / 40.0);
+  EXPECT_DOUBLE_EQ(trial::stripe_share({1.0, 10.0}, {10.0, 10.0}, 1), 0.1);
+  EXPECT_DOUBLE_EQ(trial::stripe_share({1.0, 40.0}, {10.0, 10.0}, 1), trial::kLeastStripeShare);
+  EXPECT_DOUBLE_EQ(trial::rate_ratio({1.0, 40.0}, {10.0, 10.0}, 1), 1.0 / 40.0);
   // Nothing timed yet: full stripes for all.
-  EXPECT_DOUBLE_EQ(GBuilder::trial_stripe_share({0.0, 0.0}, {0.0, 0.0}, 1), 1.0);
+  EXPECT_DOUBLE_EQ(trial::stripe_share({0.0, 0.0}, {0.0, 0.0}, 1), 1.0);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// The SCF's matrix products (hf/dense_products.hpp) against a plain triple loop: every pairing of
-// plain and transposed operands on rectangular matrices, a block of whole columns as an operand
+// The SCF's matrix products (hf/scf/dense_products.hpp) against a plain triple loop: every pairing
+// of plain and transposed operands on rectangular matrices, a block of whole columns as an operand
 // (as the density's C_occ is), and beta adding to what C holds.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "hf/dense_products.hpp"
+#include "hf/scf/dense_products.hpp"
 
 namespace kmini::hf {
 namespace {

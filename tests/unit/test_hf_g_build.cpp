@@ -1,4 +1,4 @@
-// The G build (hf/g_build.hpp) of two waters in 6-31G from a random density, by every update,
+// The G build (hf/fock/g_build.hpp) of two waters in 6-31G from a random density, by every update,
 // against G summed function by function from the whole ERI tensor; the kept quartets listed
 // in many small chunks, as a large cluster's are, against one chunk per class; and the exchange
 // updates that density screening skips, the same in every update and each under the threshold.
@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "hf/basis_set.hpp"
-#include "hf/boys.hpp"
-#include "hf/eri.hpp"
-#include "hf/g_build.hpp"
-#include "hf/integrals_host.hpp"
-#include "hf/molecular_basis.hpp"
-#include "hf/molecule.hpp"
-#include "hf/shell_pairs.hpp"
+#include "hf/basis/basis_set.hpp"
+#include "hf/basis/molecular_basis.hpp"
+#include "hf/basis/molecule.hpp"
+#include "hf/fock/g_build.hpp"
+#include "hf/integrals/boys.hpp"
+#include "hf/integrals/eri.hpp"
+#include "hf/integrals/integrals_host.hpp"
+#include "hf/integrals/shell_pairs.hpp"
 #include "support/test_paths.hpp"
 
 namespace kmini::hf {
@@ -26,8 +26,8 @@ namespace {
 using Host = Kokkos::HostSpace;
 using DeviceMatrix = Matrix<DeviceMemory>;
 
-constexpr GUpdate kUpdates[] = {GUpdate::atomic, GUpdate::warp_aggregated, GUpdate::kernel_split,
-                                GUpdate::host_update, GUpdate::cpu};
+// Every update of the table (hf/fock/g_update.hpp).
+const std::vector<GUpdate>& kUpdates = g_updates();
 
 // Two waters 3 angstrom apart: every class, and pairs between the molecules that Schwarz and
 // density screening drop at loose thresholds.
@@ -129,7 +129,7 @@ struct Built {
   double computed = 0.0, candidates = 0.0, coulomb_only = 0.0;
 };
 
-Built build(const MolecularBasis& basis, const GBuildSettings& settings, GUpdate update,
+Built build(const MolecularBasis& basis, const GBuildSettings& settings, const GUpdate& update,
             const DeviceMatrix& density) {
   const int n = basis.functions;
   GBuilder builder(basis, settings, 0, 1);
@@ -155,22 +155,6 @@ double largest_difference(const std::vector<double>& a, const std::vector<double
   return largest;
 }
 
-const char* name_of(GUpdate update) {
-  switch (update) {
-    case GUpdate::atomic:
-      return "atomic";
-    case GUpdate::warp_aggregated:
-      return "warp_aggregated";
-    case GUpdate::kernel_split:
-      return "kernel_split";
-    case GUpdate::host_update:
-      return "host_update";
-    case GUpdate::cpu:
-      return "cpu";
-  }
-  return "?";
-}
-
 TEST(HfGBuild, EveryUpdateGivesTheWholeTensorsGInOneChunkAndInMany) {
   const MolecularBasis basis = two_waters();
   const int n = basis.functions;
@@ -179,14 +163,13 @@ TEST(HfGBuild, EveryUpdateGivesTheWholeTensorsGInOneChunkAndInMany) {
   const std::vector<double> want = reference_g(eri_tensor(basis), d, n);
   const DeviceMatrix density = device_matrix(d, n);
   for (const std::int64_t chunk : {std::int64_t{1} << 25, std::int64_t{97}}) {
-    for (const GUpdate update : kUpdates) {
+    for (const GUpdate& update : kUpdates) {
       GBuildSettings settings;
       settings.screening = Screening::schwarz;
       settings.threshold = 1e-14;  // what it drops moves G by far less than the tolerance
       settings.chunk_quartets = chunk;
       const Built got = build(basis, settings, update, density);
-      EXPECT_LT(largest_difference(got.g, want), 1e-10)
-          << name_of(update) << ", chunks of " << chunk;
+      EXPECT_LT(largest_difference(got.g, want), 1e-10) << update.name << ", chunks of " << chunk;
     }
   }
 }
@@ -199,18 +182,18 @@ TEST(HfGBuild, ManyChunksComputeTheQuartetsAndGOfOne) {
   const int n = basis.functions;
   std::mt19937_64 rng(11);
   const DeviceMatrix density = device_matrix(random_density(n, 8.0, rng), n);
-  for (const GUpdate update : kUpdates) {
+  for (const GUpdate& update : kUpdates) {
     GBuildSettings settings;
     settings.screening = Screening::density;
     settings.threshold = 1e-6;
     const Built whole = build(basis, settings, update, density);
     settings.chunk_quartets = 97;
     const Built chunked = build(basis, settings, update, density);
-    EXPECT_GT(whole.computed, 0.0) << name_of(update);
-    EXPECT_LT(whole.computed, 0.9 * whole.candidates) << name_of(update);
-    EXPECT_GT(whole.candidates, 50.0 * 97.0) << name_of(update);
-    EXPECT_EQ(chunked.computed, whole.computed) << name_of(update);
-    EXPECT_LT(largest_difference(chunked.g, whole.g), 1e-12) << name_of(update);
+    EXPECT_GT(whole.computed, 0.0) << update.name;
+    EXPECT_LT(whole.computed, 0.9 * whole.candidates) << update.name;
+    EXPECT_GT(whole.candidates, 50.0 * 97.0) << update.name;
+    EXPECT_EQ(chunked.computed, whole.computed) << update.name;
+    EXPECT_LT(largest_difference(chunked.g, whole.g), 1e-12) << update.name;
   }
 }
 
@@ -222,39 +205,40 @@ struct TrialCase {
   GBuildSettings settings;
   DeviceMatrix density;
   Built whole;
-  std::vector<GUpdate> parts{GUpdate::atomic, GUpdate::warp_aggregated, GUpdate::kernel_split};
+  std::vector<const GUpdate*> candidates{&g_update("atomic"), &g_update("warp_aggregated"),
+                                         &g_update("kernel_split")};
 
   explicit TrialCase(unsigned seed) {
     std::mt19937_64 rng(seed);
     density = device_matrix(random_density(n, 4.0, rng), n);
-    whole = build(basis, settings, GUpdate::atomic, density);
+    whole = build(basis, settings, g_update("atomic"), density);
   }
 };
 
-// auto's trial (GBuilder::build_in_parts): each part builds and times stripes that add up to a
-// share of each class, the part chosen for the class builds the rest, and G is the whole build's.
-// A trial that left the rest unbuilt, or built a stripe twice, gives another G; one whose stripes
-// took the whole class fails the share.
-TEST(HfGBuild, PartsTimeAShareOfEachClassAndTheChosenOneBuildsTheRest) {
+// auto's trial (GBuilder::build_trial): each candidate builds and times stripes that add up to a
+// share of each class, the candidate chosen for the class builds the rest, and G is the whole
+// build's. A trial that left the rest unbuilt, or built a stripe twice, gives another G; one whose
+// stripes took the whole class fails the share.
+TEST(HfGBuild, CandidatesTimeAShareOfEachClassAndTheChosenOneBuildsTheRest) {
   const TrialCase t(17);
   GBuilder builder(t.basis, t.settings, 0, 1);
   std::vector<std::size_t> asked;
   std::vector<double> trial;
   const DeviceMatrix g("test::g", t.n, t.n);
-  builder.build_in_parts(
-      t.parts, t.density, g,
+  builder.build_trial(
+      t.candidates, t.density, g,
       [&](std::size_t i, const std::vector<double>& seconds, const std::vector<double>& computed) {
-        EXPECT_EQ(seconds.size(), t.parts.size());
+        EXPECT_EQ(seconds.size(), t.candidates.size());
         asked.push_back(i);
         double sum = 0.0;
         for (const double c : computed)
           sum += c;
         trial.push_back(sum);
-        if (i == 0) {  // (ss|ss): hundreds of bras, a share for every part
-          for (std::size_t k = 0; k < t.parts.size(); ++k)
-            EXPECT_GT(computed[k], 0.0) << name_of(t.parts[k]);
+        if (i == 0) {  // (ss|ss): hundreds of bras, a share for every candidate
+          for (std::size_t k = 0; k < t.candidates.size(); ++k)
+            EXPECT_GT(computed[k], 0.0) << t.candidates[k]->name;
         }
-        return i % t.parts.size();  // every part builds some class's rest
+        return i % t.candidates.size();  // every candidate builds some class's rest
       });
   const std::size_t classes = builder.plan().classes.size();
   ASSERT_EQ(asked.size(), classes);
@@ -276,8 +260,8 @@ TEST(HfGBuild, PartsTimeAShareOfEachClassAndTheChosenOneBuildsTheRest) {
 // auto's trial on one rank of four, whose share of each class is several ranges of bras: the
 // trial's segments run over the share as one sequence, so a piece may span two ranges. The
 // stripes and the rest must still build the rank's share exactly once (its G is the plain
-// build's, and its quartets the same), and the four ranks' t.parts add up to the t.whole G. A piece
-// that ran only its first range, or one range twice, gives another G.
+// build's, and its quartets the same), and the four ranks' t.candidates add up to the t.whole G. A
+// piece that ran only its first range, or one range twice, gives another G.
 TEST(HfGBuild, TrialOverASharedClassBuildsTheRanksShareOnce) {
   const TrialCase t(29);
   constexpr int kRanks = 4;
@@ -287,14 +271,15 @@ TEST(HfGBuild, TrialOverASharedClassBuildsTheRanksShareOnce) {
     SCOPED_TRACE("rank " + std::to_string(rank));
     GBuilder plain(t.basis, t.settings, rank, kRanks);
     const DeviceMatrix want("test::want", t.n, t.n);
-    plain.build(GUpdate::atomic, t.density, want);
+    plain.build(g_update("atomic"), t.density, want);
     GBuilder trial(t.basis, t.settings, rank, kRanks);
     for (const ClassPlan& c : trial.plan().classes)
       if (c.share.size() > 1) ++shares_of_many_ranges;
     const DeviceMatrix got("test::got", t.n, t.n);
-    trial.build_in_parts(t.parts, t.density, got,
-                         [&](std::size_t i, const std::vector<double>&,
-                             const std::vector<double>&) { return i % t.parts.size(); });
+    trial.build_trial(t.candidates, t.density, got,
+                      [&](std::size_t i, const std::vector<double>&, const std::vector<double>&) {
+                        return i % t.candidates.size();
+                      });
     EXPECT_EQ(trial.last().total_computed(), plain.last().total_computed());
     const auto w = Kokkos::create_mirror_view_and_copy(Host(), want);
     const auto h = Kokkos::create_mirror_view_and_copy(Host(), got);
@@ -335,12 +320,51 @@ TEST(HfGBuild, EveryUpdateSkipsTheSameExchangeUpdatesEachUnderTheThreshold) {
   const Built first = build(basis, settings, kUpdates[0], density);
   EXPECT_GT(first.coulomb_only, 0.05 * first.computed);
   EXPECT_LT(first.coulomb_only, first.computed);
-  for (const GUpdate update : kUpdates) {
+  for (const GUpdate& update : kUpdates) {
     const Built got = build(basis, settings, update, density);
-    EXPECT_EQ(got.coulomb_only, first.coulomb_only) << name_of(update);
-    EXPECT_LT(largest_difference(got.g, first.g), 1e-12) << name_of(update);
-    EXPECT_LT(largest_difference(got.g, want), 30.0 * settings.threshold) << name_of(update);
+    EXPECT_EQ(got.coulomb_only, first.coulomb_only) << update.name;
+    EXPECT_LT(largest_difference(got.g, first.g), 1e-12) << update.name;
+    EXPECT_LT(largest_difference(got.g, want), 30.0 * settings.threshold) << update.name;
   }
+}
+
+// A new G update is one row and one function (hf/fock/g_update.hpp): this one, the test's own,
+// computes a class's share with plain atomics and then again with warp-aggregated ones, so the G
+// it builds is the whole tensor's twice over. The builder takes it as it takes the table's rows.
+void twice(ClassShare& share) {
+  share.scatter(DeviceAdd::plain_atomic);
+  share.scatter(DeviceAdd::warp_aggregated);
+}
+const GUpdate kTwice{
+    "twice", "plain, then warp-aggregated atomics: G twice over", 0.0, on_device(), {&twice}};
+
+TEST(HfGBuild, AnUpdateOfOneRowAndOneFunctionBuildsItsG) {
+  const MolecularBasis basis = two_waters();
+  const int n = basis.functions;
+  std::mt19937_64 rng(5);
+  const std::vector<double> d = random_density(n, 1.0, rng);
+  std::vector<double> want = reference_g(eri_tensor(basis), d, n);
+  for (double& w : want)
+    w *= 2.0;
+  GBuildSettings settings;
+  settings.screening = Screening::schwarz;
+  settings.threshold = 1e-14;
+  const Built got = build(basis, settings, kTwice, device_matrix(d, n));
+  EXPECT_LT(largest_difference(got.g, want), 2e-10);
+}
+
+// The table's rows are the hf app's variants, and auto times the rows it names.
+TEST(HfGBuild, TheUpdatesAreTheTablesRows) {
+  std::vector<std::string> names;
+  for (const GUpdate& update : g_updates())
+    names.push_back(update.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"atomic", "warp_aggregated", "kernel_split",
+                                             "host_update", "cpu"}));
+  for (const GUpdate* candidate : auto_candidates())
+    EXPECT_NE(candidate->action.candidate, AutoCandidate::never) << candidate->name;
+  EXPECT_EQ(&g_update("kernel_split"), &g_updates()[2]);
+  EXPECT_TRUE(g_update("kernel_split").action.deterministic);
+  EXPECT_THROW(g_update("twice"), std::invalid_argument);
 }
 
 }  // namespace

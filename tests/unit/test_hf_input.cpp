@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "hf/basis_set.hpp"
-#include "hf/elements.hpp"
-#include "hf/molecule.hpp"
-#include "hf/shared_primitives.hpp"
+#include "hf/basis/basis_set.hpp"
+#include "hf/basis/elements.hpp"
+#include "hf/basis/molecule.hpp"
+#include "hf/basis/shared_primitives.hpp"
 #include "support/expect.hpp"
 #include "support/process.hpp"
 #include "support/test_paths.hpp"

@@ -1,10 +1,10 @@
-// The hf app's Gaussian integrals over s, p and d shells (hf/integrals_host.hpp) against the
-// independent reference of support/hf_reference.hpp, on random shells, centres and charges; and
+// The hf app's Gaussian integrals over s, p and d shells (hf/integrals/integrals_host.hpp) against
+// the independent reference of support/hf_reference.hpp, on random shells, centres and charges; and
 // the reference itself against closed forms (the Boys function's erf form, recursion and
 // asymptote; s-function integrals; p and d functions as first and second centre derivatives of s
 // functions), so that agreement with it means something.
 //
-// Host code only, through the single-block entry points of hf/integrals_host.hpp.
+// Host code only, through the single-block entry points of hf/integrals/integrals_host.hpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "hf/boys.hpp"
-#include "hf/integrals_host.hpp"
+#include "hf/integrals/boys.hpp"
+#include "hf/integrals/integrals_host.hpp"
 #include "support/hf_reference.hpp"
 
 namespace kmini::hf {
@@ -162,7 +162,8 @@ int function_count(int l) {
 }
 
 // The powers (i, j, k) of function `function` of a shell of angular momentum l, x^i y^j z^k,
-// in the order of hf/integrals_host.hpp: i descending, then j descending (xx, xy, xz, yy, yz, zz).
+// in the order of hf/integrals/integrals_host.hpp: i descending, then j descending (xx, xy, xz, yy,
+// yz, zz).
 std::array<int, 3> cartesian_powers(int l, int function) {
   int index = 0;
   for (int i = l; i >= 0; --i) {

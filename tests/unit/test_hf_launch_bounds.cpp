@@ -1,11 +1,11 @@
-// The quartet kernels' launch bounds as data (hf/quartet_launch.hpp): every line names a section of
-// the performance notes that is there to read, and asks for a bound a launch can meet.
+// The quartet kernels' launch bounds as data (hf/fock/quartet_launch.hpp): every line names a
+// section of the performance notes that is there to read, and asks for a bound a launch can meet.
 #include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "hf/quartet_launch.hpp"
+#include "hf/fock/quartet_launch.hpp"
 #include "support/test_paths.hpp"
 
 namespace kmini::hf {

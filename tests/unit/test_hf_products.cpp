@@ -1,7 +1,8 @@
-// Primitive products left out of their shell pairs (hf/shell_pairs.hpp): on a cluster whose atoms
-// are bohrs apart, a cutoff drops many products yet moves no integral by more than the products'
-// bounds allow, and a cutoff of zero keeps every product. The primitive screen (hf/eri.hpp) leaves
-// out of each integral no more than its cutoff, and nothing without one.
+// Primitive products left out of their shell pairs (hf/integrals/shell_pairs.hpp): on a cluster
+// whose atoms are bohrs apart, a cutoff drops many products yet moves no integral by more than the
+// products' bounds allow, and a cutoff of zero keeps every product. The primitive screen
+// (hf/integrals/eri.hpp) leaves out of each integral no more than its cutoff, and nothing without
+// one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,14 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "hf/basis_set.hpp"
-#include "hf/boys.hpp"
-#include "hf/eri.hpp"
-#include "hf/integrals_host.hpp"
-#include "hf/molecular_basis.hpp"
-#include "hf/molecule.hpp"
-#include "hf/schwarz.hpp"
-#include "hf/shell_pairs.hpp"
+#include "hf/basis/basis_set.hpp"
+#include "hf/basis/molecular_basis.hpp"
+#include "hf/basis/molecule.hpp"
+#include "hf/integrals/boys.hpp"
+#include "hf/integrals/eri.hpp"
+#include "hf/integrals/integrals_host.hpp"
+#include "hf/integrals/shell_pairs.hpp"
+#include "hf/screening/schwarz.hpp"
 #include "support/test_paths.hpp"
 
 namespace kmini::hf {

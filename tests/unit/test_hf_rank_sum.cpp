@@ -1,4 +1,4 @@
-// The sum of the ranks' triangles of G over CUDA IPC (hf/triangle_slices.hpp), its slices and
+// The sum of the ranks' triangles of G over CUDA IPC (hf/fock/triangle_slices.hpp), its slices and
 // kernels run on host memory, the ranks one after another in the order the barriers impose: every
 // rank must end with each element summed in rank order, the same bits on every rank, for counts
 // that the ranks do not divide and for more ranks than elements.
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "hf/triangle_slices.hpp"
+#include "hf/fock/triangle_slices.hpp"
 
 namespace kmini::hf {
 namespace {

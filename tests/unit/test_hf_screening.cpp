@@ -1,8 +1,8 @@
-// The hf G build's per-build machinery on random data: incremental builds (hf/incremental_g.hpp)
-// against builds from the whole density, and the density screen's prefix cut
-// (hf/quartet_screen.hpp) and the kept lists (ListKept, hf/g_kernels.hpp) against testing every
-// planned quartet one by one, and the plan's lists (hf/quartet_plan.hpp) against every quartet of
-// random pairs.
+// The hf G build's per-build machinery on random data: incremental builds
+// (hf/fock/incremental_g.hpp) against builds from the whole density, and the density screen's
+// prefix cut (hf/screening/quartet_screen.hpp) and the kept lists (ListKept, hf/fock/g_kernels.hpp)
+// against testing every planned quartet one by one, and the plan's lists
+// (hf/screening/quartet_plan.hpp) against every quartet of random pairs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "hf/g_kernels.hpp"
-#include "hf/incremental_g.hpp"
-#include "hf/quartet_plan.hpp"
-#include "hf/quartet_screen.hpp"
+#include "hf/fock/g_kernels.hpp"
+#include "hf/fock/incremental_g.hpp"
+#include "hf/screening/quartet_plan.hpp"
+#include "hf/screening/quartet_screen.hpp"
 
 namespace kmini::hf {
 namespace {

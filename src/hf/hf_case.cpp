@@ -1,0 +1,184 @@
+#include "hf/hf_case.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+#include "core/comm.hpp"
+#include "core/text.hpp"
+#include "core/timing.hpp"
+#include "hf/fock/incremental_g.hpp"
+#include "hf/hf_variants.hpp"
+#include "hf/scf/atomic_guess.hpp"
+
+namespace kmini::hf {
+
+namespace {
+
+// Every variant's energy agrees with the first one's to this, in hartree (the 1e-10 Eh).
+constexpr double kVariantAgreement = 1e-10;
+
+std::vector<PointCharge> nuclei_of(const Molecule& molecule) {
+  std::vector<PointCharge> nuclei;
+  for (const Atom& atom : molecule.atoms)
+    nuclei.push_back(
+        PointCharge{static_cast<double>(atom.atomic_number), {atom.x, atom.y, atom.z}});
+  return nuclei;
+}
+
+}  // namespace
+
+HfCase::HfCase(const Params& params, const RunContext& context)
+    : comm_(context.comm), setup_(setup_of(params)), sum_over_ranks_(setup_.g_sum_transport) {
+  basis_ = place_basis(setup_.basis, setup_.molecule);
+  GBuildSettings settings;
+  settings.screening = setup_.screening;
+  settings.threshold = setup_.screening_threshold;
+  settings.primitive_screening = setup_.primitive_screening;
+  settings.batch_bytes = setup_.batch_bytes;
+  builder_ = std::make_unique<GBuilder>(basis_, settings, comm_.rank(), comm_.size());
+  transform_ = std::make_unique<FunctionTransform>(basis_, setup_.functions);
+  one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule));
+  if (setup_.guess == Guess::sad)
+    initial_density_ = superposed_atomic_densities(setup_.basis, setup_.molecule, basis_);
+  if (!transform_->identity()) {
+    one_electron_ = {transform_->to_working(one_electron_.overlap),
+                     transform_->to_working(one_electron_.kinetic),
+                     transform_->to_working(one_electron_.nuclear)};
+    if (initial_density_.extent(0) > 0)
+      initial_density_ = transform_->density_to_working(initial_density_);
+    const int n = transform_->cartesian();
+    cartesian_density_ = Matrix<DeviceMemory>("hf::cartesian_density", n, n);
+    cartesian_g_ = Matrix<DeviceMemory>("hf::cartesian_g", n, n);
+  }
+}
+
+void HfCase::prepare(const VariantSpec& variant) {
+  if (variant.traits.meta)
+    auto_ = std::make_unique<AutoUpdate>(auto_candidates(),
+                                         [this](double seconds) { return comm_.max(seconds); });
+  ScfSettings settings;
+  settings.max_iterations = setup_.max_iterations;
+  settings.energy_convergence = setup_.energy_convergence;
+  settings.commutator_convergence = setup_.commutator_convergence;
+  IncrementalG incremental(setup_.fock_build, setup_.full_rebuild_every,
+                           IncrementalG::loosest_scale_for(setup_.screening_threshold));
+  std::vector<BuildRow>& rows = scf_builds_[variant.index];
+  rows.clear();
+  const Clock::time_point start = Clock::now();
+  results_[variant.index] = run_scf(
+      one_electron_, setup_.molecule.electrons() / 2, setup_.molecule.nuclear_repulsion(), settings,
+      initial_density_,
+      [&](const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
+        incremental.next(density, g, [&](const auto& d, const auto& out, double scale) {
+          builder_->set_threshold_scale(scale);
+          build_g(variant, d, out);
+        });
+        rows.push_back(row_of_last_build(incremental.last_was_full()));
+      },
+      [&](bool value) { return comm_.all(value); });
+  scf_seconds_[variant.index] = comm_.max(seconds_since(start));
+  g_ = Matrix<DeviceMemory>("hf::g_repeated", transform_->working(), transform_->working());
+  first_g_.clear();
+  repeats_differ_ = 0;
+  fastest_repeat_ = INFINITY;
+}
+
+Counts HfCase::run(const VariantSpec& variant) {
+  builder_->set_threshold_scale(1.0);
+  const Clock::time_point start = Clock::now();
+  build_g(variant, results_.at(variant.index).density, g_);
+  repeat_phases_ = last_build_phases_;
+  fastest_repeat_ = std::min(fastest_repeat_, comm_.max(seconds_since(start)));
+  repeat_row_ = row_of_last_build(true);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g_);
+  if (first_g_.empty()) {
+    first_g_.assign(host.data(), host.data() + host.size());
+  } else {
+    for (std::size_t k = 0; k < first_g_.size(); ++k)
+      repeats_differ_ += host.data()[k] != first_g_[k];
+  }
+  // The figure of merit counts G builds: one per repetition, shared by the ranks.
+  Counts counts;
+  counts.items = 1.0 / comm_.size();
+  return counts;
+}
+
+Validation HfCase::validate(const VariantSpec& variant) {
+  const ScfResult& r = results_.at(variant.index);
+  const ScfIteration& last = r.history.back();
+  const double differing = comm_.sum(static_cast<double>(repeats_differ_));
+  const GBuildChoice update = variant_table().action(variant);
+  if (update != nullptr && update->action.deterministic && differing > 0) {
+    return Validation::within(std::string(update->name) +
+                                  " is deterministic: G elements differing between repeated "
+                                  "builds",
+                              differing, 0.0);
+  }
+  if (!r.converged) {
+    const double change = r.history.size() > 1
+                              ? std::fabs(last.energy - r.history[r.history.size() - 2].energy)
+                              : INFINITY;
+    std::ostringstream metric;
+    metric << "SCF did not converge in " << r.history.size() << " iterations: last energy change "
+           << format_significant(change, 3) << " hartree (needed < "
+           << format_significant(setup_.energy_convergence, 3) << "), commutator "
+           << format_significant(last.commutator, 3) << " (needed < "
+           << format_significant(setup_.commutator_convergence, 3) << ")";
+    return Validation::within(metric.str(), INFINITY, setup_.energy_convergence);
+  }
+  if (setup_.reference_energy) {
+    return Validation::within("|energy - reference_energy| (hartree)",
+                              std::fabs(r.energy - *setup_.reference_energy),
+                              setup_.energy_tolerance);
+  }
+  if (first_energy_) {
+    return Validation::within("|energy - " + first_variant_ + "'s energy| (hartree)",
+                              std::fabs(r.energy - *first_energy_), kVariantAgreement);
+  }
+  first_energy_ = r.energy;
+  first_variant_ = variant.name;
+  return Validation::within(
+      "SCF converged; no reference_energy given, so: last energy change (hartree)",
+      std::fabs(last.energy - r.history[r.history.size() - 2].energy), setup_.energy_convergence);
+}
+
+void HfCase::build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& density,
+                     const Matrix<DeviceMemory>& g) {
+  const Clock::time_point start = Clock::now();
+  // The builder works over the Cartesian functions; the SCF's may be spherical.
+  const bool cartesian = transform_->identity();
+  if (!cartesian) transform_->density_to_cartesian(products_, density, cartesian_density_);
+  const Matrix<DeviceMemory>& d = cartesian ? density : cartesian_density_;
+  const Matrix<DeviceMemory>& out = cartesian ? g : cartesian_g_;
+  if (const GBuildChoice update = variant_table().action(variant)) {
+    builder_->build(*update, d, out);
+  } else {
+    auto_->build(*builder_, d, out);
+  }
+  Kokkos::fence();
+  const Clock::time_point built = Clock::now();
+  sum_over_ranks_(comm_, out);
+  if (!cartesian) transform_->g_to_working(products_, out, g);
+  last_build_phases_.own = std::chrono::duration<double>(built - start).count();
+  last_build_phases_.sum = seconds_since(built);
+}
+
+BuildRow HfCase::row_of_last_build(bool full) const {
+  const GBuildRecord& record = builder_->last();
+  BuildRow row;
+  row.full = full;
+  row.computed = comm_.sum(record.total_computed());
+  row.coulomb_only =
+      comm_.sum(std::accumulate(record.coulomb_only.begin(), record.coulomb_only.end(), 0.0));
+  row.rank_computed_min = comm_.min(record.total_computed());
+  row.rank_computed_max = comm_.max(record.total_computed());
+  row.largest_density = record.largest_density;
+  for (const double seconds : record.seconds)
+    row.class_seconds.push_back(comm_.max(seconds));
+  return row;
+}
+
+}  // namespace kmini::hf

@@ -1,0 +1,105 @@
+// The hf app's case: each variant's SCF, the G builds from its converged density that the runner
+// times, their validation (hf_case.cpp) and their metrics (hf_metrics.cpp).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/app.hpp"
+#include "hf/basis/molecular_basis.hpp"
+#include "hf/fock/auto_update.hpp"
+#include "hf/fock/g_build.hpp"
+#include "hf/fock/symmetric_rank_sum.hpp"
+#include "hf/hf_setup.hpp"
+#include "hf/integrals/one_electron.hpp"
+#include "hf/scf/function_transform.hpp"
+#include "hf/scf/scf.hpp"
+
+namespace kmini::hf {
+
+// One G build of the SCF, over all ranks.
+struct BuildRow {
+  bool full = true;                // from the whole density, not its change
+  double computed = 0.0;           // quartets
+  double coulomb_only = 0.0;       // of them, those without exchange updates
+  double rank_computed_min = 0.0;  // the least and most any rank computed
+  double rank_computed_max = 0.0;
+  double largest_density = 0.0;       // max |D| of what was built (density screening)
+  std::vector<double> class_seconds;  // slowest rank, per class of the plan
+};
+
+class HfCase : public Case {
+ public:
+  HfCase(const Params& params, const RunContext& context);
+
+  // The variant's whole SCF, untimed by the runner (its own timings go to the metrics), so that
+  // the timed repetitions are G builds from its converged density: the same work every time.
+  void prepare(const VariantSpec& variant) override;
+
+  // One G build from the whole converged density, compared bit for bit with the first.
+  Counts run(const VariantSpec& variant) override;
+
+  Validation validate(const VariantSpec& variant) override;
+
+  std::vector<Metric> metrics(const VariantSpec& variant) const override;
+
+ private:
+  // The metrics by topic (hf_metrics.cpp), each appended to `out` in the report's order.
+  void add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& out) const;
+  void add_repeated_build_metrics(std::vector<Metric>& out) const;
+  void add_basis_metrics(std::vector<Metric>& out) const;
+  void add_rank_metrics(std::vector<Metric>& out) const;
+  void add_screening_metrics(const VariantSpec& variant, std::vector<Metric>& out) const;
+  void add_class_metrics(const VariantSpec& variant, std::vector<Metric>& out) const;
+  void add_auto_metrics(std::vector<Metric>& out) const;
+
+  // G from `density` by the variant's update, summed over ranks.
+  // Times this rank's share and the sum into last_build_phases_.
+  void build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& density,
+               const Matrix<DeviceMemory>& g);
+
+  // The builder's latest build, over all ranks.
+  BuildRow row_of_last_build(bool full) const;
+
+  // One G build's host time on this rank: its own share of the quartets, and the sum of G over
+  // the ranks (which waits for the slowest share).
+  struct BuildPhases {
+    double own = 0.0;
+    double sum = 0.0;
+  };
+
+  const Comm& comm_;
+  BuildPhases last_build_phases_;
+  BuildPhases repeat_phases_;  // the last repetition's
+  HfSetup setup_;
+  MolecularBasis basis_;
+  OneElectronMatrices one_electron_;
+  HostMatrix initial_density_;  // empty: the core Hamiltonian's guess
+  // The SCF's functions over the Cartesian ones, and the Cartesian density and G of a build when
+  // they differ.
+  std::unique_ptr<FunctionTransform> transform_;
+  DenseProducts products_;
+  Matrix<DeviceMemory> cartesian_density_, cartesian_g_;
+  std::unique_ptr<GBuilder> builder_;
+  SymmetricRankSum sum_over_ranks_;
+  std::unique_ptr<AutoUpdate> auto_;  // while the auto variant runs
+  std::map<std::size_t, ScfResult> results_;
+  std::map<std::size_t, double> scf_seconds_;
+  std::map<std::size_t, std::vector<BuildRow>> scf_builds_;
+  Matrix<DeviceMemory> g_;
+  std::vector<double> first_g_;  // this rank's first repeated build
+  std::int64_t repeats_differ_ = 0;
+  double fastest_repeat_ = INFINITY;
+  BuildRow repeat_row_;  // the latest repeated build
+  std::optional<double> first_energy_;
+  std::string first_variant_;
+};
+
+}  // namespace kmini::hf

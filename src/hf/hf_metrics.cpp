@@ -1,0 +1,187 @@
+// HfCase's metrics, by topic, in the order the report lists them.
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "hf/hf_case.hpp"
+#include "hf/integrals/eri.hpp"
+#include "hf/integrals/shell_pairs.hpp"
+#include "hf/screening/quartet_plan.hpp"
+
+namespace kmini::hf {
+
+namespace {
+
+// Over the molecule's atoms: the primitives contractions: optimized left out of their shells.
+double primitives_removed(const HfSetup& setup) {
+  double n = 0.0;
+  for (const Atom& atom : setup.molecule.atoms) {
+    const auto found = setup.primitives_removed_of_element.find(atom.atomic_number);
+    if (found != setup.primitives_removed_of_element.end()) n += found->second;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::vector<Metric> HfCase::metrics(const VariantSpec& variant) const {
+  std::vector<Metric> out;
+  add_scf_metrics(variant, out);
+  add_repeated_build_metrics(out);
+  add_basis_metrics(out);
+  if (comm_.size() > 1) add_rank_metrics(out);
+  if (setup_.screening == Screening::density) add_screening_metrics(variant, out);
+  add_class_metrics(variant, out);
+  if (variant.traits.meta) add_auto_metrics(out);
+  // The integral buffer, where the variant uses one (auto's trials of kernel_split do).
+  if (variant.traits.needs_buffer)
+    out.push_back({"batch_megabytes", builder_->batch_capacity() * 8.0 / 1048576.0, "MiB"});
+  return out;
+}
+
+// The SCF: its energy, its iterations, and its G builds one by one.
+void HfCase::add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& out) const {
+  const ScfResult& r = results_.at(variant.index);
+  const QuartetPlan& plan = builder_->plan();
+  std::vector<double> energies, g_seconds, computed, screened, full;
+  for (const ScfIteration& step : r.history) {
+    energies.push_back(step.energy);
+    g_seconds.push_back(step.g_seconds);
+  }
+  for (const BuildRow& row : scf_builds_.at(variant.index)) {
+    computed.push_back(row.computed);
+    screened.push_back(plan.candidates - row.computed);
+    full.push_back(row.full ? 1.0 : 0.0);
+  }
+  const double g_min = *std::min_element(g_seconds.begin(), g_seconds.end());
+  const double g_max = *std::max_element(g_seconds.begin(), g_seconds.end());
+  const double g_avg = std::accumulate(g_seconds.begin(), g_seconds.end(), 0.0) / g_seconds.size();
+  out.insert(out.end(),
+             {
+                 {"energy", r.energy, "hartree", energies},
+                 {"nuclear_repulsion", setup_.molecule.nuclear_repulsion(), "hartree"},
+                 {"scf_iterations", static_cast<double>(r.history.size()), ""},
+                 {"scf_seconds", scf_seconds_.at(variant.index), "s"},
+                 {"commutator", r.history.back().commutator, ""},
+                 {"scf_g_build_min", g_min, "s", g_seconds},
+                 {"scf_g_build_avg", g_avg, "s"},
+                 {"scf_g_build_max", g_max, "s"},
+                 {"scf_full_builds", std::accumulate(full.begin(), full.end(), 0.0),
+                  "of the SCF's G builds (values: 1 full, 0 from the density's change)", full},
+                 {"scf_quartets_computed", std::accumulate(computed.begin(), computed.end(), 0.0),
+                  "over the SCF's G builds (values: per build)", computed},
+                 {"scf_quartets_screened", std::accumulate(screened.begin(), screened.end(), 0.0),
+                  "over the SCF's G builds, of the unique quartets (values: per build)", screened},
+             });
+}
+
+// The timed G builds from the converged density: their quartets and rates.
+void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
+  const QuartetPlan& plan = builder_->plan();
+  double integrals = 0.0;
+  for (std::size_t k = 0; k < plan.classes.size(); ++k)
+    with_quartet_class(plan.classes[k].bra_kind, plan.classes[k].ket_kind, [&](auto cls) {
+      integrals += comm_.sum(builder_->last().computed[k]) * decltype(cls)::integrals;
+    });
+  out.insert(
+      out.end(),
+      {
+          {"repeated_g_elements_differing", comm_.sum(static_cast<double>(repeats_differ_)), ""},
+          {"quartets_computed", repeat_row_.computed, "per G build from the converged density"},
+          {"quartets_screened", plan.candidates - repeat_row_.computed,
+           "per G build from the converged density, of the unique quartets"},
+          {"quartets_per_second", repeat_row_.computed / fastest_repeat_,
+           "in the fastest G build from the converged density"},
+          {"integrals_per_second", integrals / fastest_repeat_,
+           "in the fastest G build from the converged density"},
+      });
+}
+
+// The functions the SCF ran over.
+void HfCase::add_basis_metrics(std::vector<Metric>& out) const {
+  out.insert(out.end(),
+             {
+                 {"basis_functions", static_cast<double>(transform_->working()), "the SCF's"},
+                 {"primitives_removed", primitives_removed(setup_),
+                  "from the molecule's contractions by contractions: optimized (0 with "
+                  "as_given)"},
+                 {"spherical_functions", setup_.functions == Functions::spherical ? 1.0 : 0.0,
+                  "1: the SCF ran over real solid harmonics (5 per d shell), 0: over Cartesian "
+                  "functions (6)"},
+             });
+}
+
+// The last G build from the converged density: the ranks' own shares, fastest and slowest (their
+// spread is the load imbalance), and the slowest rank's sum of G.
+void HfCase::add_rank_metrics(std::vector<Metric>& out) const {
+  out.insert(out.end(),
+             {
+                 {"rank_build_seconds_min", comm_.min(repeat_phases_.own), "s"},
+                 {"rank_build_seconds_max", comm_.max(repeat_phases_.own), "s"},
+                 {"g_sum_seconds", comm_.max(repeat_phases_.sum), "s"},
+                 {"g_sum_seconds_min", comm_.min(repeat_phases_.sum),
+                  "s: the rank that finished its share last waits for none, so about the sum "
+                  "itself"},
+                 {"g_sum_cuda_ipc", sum_over_ranks_.cuda_ipc() ? 1.0 : 0.0,
+                  "1: the shares of G summed over CUDA IPC, 0: through the host and MPI"},
+                 {"rank_quartets_computed_min", repeat_row_.rank_computed_min,
+                  "the fewest any rank computed in that build"},
+                 {"rank_quartets_computed_max", repeat_row_.rank_computed_max,
+                  "the most any rank computed in that build"},
+             });
+}
+
+// What density screening saw and skipped.
+void HfCase::add_screening_metrics(const VariantSpec& variant, std::vector<Metric>& out) const {
+  std::vector<double> largest;
+  for (const BuildRow& row : scf_builds_.at(variant.index))
+    largest.push_back(row.largest_density);
+  out.push_back({"scf_largest_density", largest.empty() ? 0.0 : largest.back(),
+                 "max |D| each SCF build screened with (values: per build)", largest});
+  out.push_back({"quartets_coulomb_only", repeat_row_.coulomb_only,
+                 "per G build from the converged density, of the quartets computed: those "
+                 "whose exchange updates the screen skipped"});
+}
+
+// Each class's time in the G build from the converged density, and in each SCF build.
+void HfCase::add_class_metrics(const VariantSpec& variant, std::vector<Metric>& out) const {
+  const QuartetPlan& plan = builder_->plan();
+  const std::vector<BuildRow>& rows = scf_builds_.at(variant.index);
+  for (std::size_t k = 0; k < plan.classes.size(); ++k) {
+    const ClassPlan& c = plan.classes[k];
+    if (c.listed == 0.0) continue;
+    std::vector<double> per_build;
+    for (const BuildRow& row : rows)
+      per_build.push_back(row.class_seconds.at(k));
+    out.push_back(
+        {std::string("class_seconds_") + pair_kind_name(c.bra_kind) + pair_kind_name(c.ket_kind),
+         repeat_row_.class_seconds.at(k),
+         "s in the last G build from the converged density (values: per SCF build)", per_build});
+  }
+}
+
+// auto's trial: its cost, each candidate's rate per class, and each class's choice.
+void HfCase::add_auto_metrics(std::vector<Metric>& out) const {
+  const QuartetPlan& plan = builder_->plan();
+  out.push_back({"auto_trial_seconds", auto_->trial_seconds(), "s, the trial G build"});
+  out.push_back({"auto_trial_overhead", auto_->trial_overhead(),
+                 "s the trial lost against the chosen updates on the same quartets"});
+  for (std::size_t c = 0; c < auto_->candidates().size(); ++c)
+    for (std::size_t k = 0; k < plan.classes.size(); ++k) {
+      const double rate = auto_->rates()[c][k];
+      if (rate < 0.0) continue;
+      out.push_back({std::string("auto_rate_") + auto_->candidates()[c]->name + "_for_" +
+                         pair_kind_name(plan.classes[k].bra_kind) +
+                         pair_kind_name(plan.classes[k].ket_kind),
+                     rate * 1e9, "ns per quartet in the trial"});
+    }
+  for (std::size_t k = 0; k < plan.classes.size(); ++k) {
+    const ClassPlan& c = plan.classes[k];
+    if (c.listed == 0.0 || !auto_->decided()) continue;
+    out.push_back({std::string("auto_chose_") + auto_->choice()[k]->name + "_for_" +
+                       pair_kind_name(c.bra_kind) + pair_kind_name(c.ket_kind),
+                   1.0, ""});
+  }
+}
+
+}  // namespace kmini::hf

@@ -1,0 +1,21 @@
+// Schwarz bounds Q_ab = sqrt(max |(ab|ab)|) of shell pairs: |(ab|cd)| <= Q_ab Q_cd.
+#pragma once
+
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "hf/integrals/shell_pairs.hpp"
+
+namespace kmini::hf {
+
+// One bound per pair, computed on the default execution space with the ERI kernels.
+std::vector<double> schwarz_bounds(const ShellPairs<Kokkos::HostSpace>& pairs,
+                                   const std::vector<int>& pair_kinds);
+
+// The same for each primitive product on its own, one per product in the pairs' order: the
+// primitive screen's bounds (order_products_by_bound).
+std::vector<double> product_bounds(const ShellPairs<Kokkos::HostSpace>& pairs,
+                                   const std::vector<int>& pair_kinds);
+
+}  // namespace kmini::hf
