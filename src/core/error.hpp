@@ -1,4 +1,4 @@
-// Errors that end a kmini invocation, each with the exit code DESIGN.md assigns to it.
+// Errors that end a kmini invocation, each with its exit code (docs/report.md lists them).
 #pragma once
 
 #include <stdexcept>

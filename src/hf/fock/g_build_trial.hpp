@@ -24,10 +24,9 @@ constexpr std::size_t kStripesPerCandidate = 4;
 // computed on their stripes so far: the fastest one's time per quartet over candidate k's
 // (rate_ratio), so that every candidate spends about the same time on a stripe, but never under
 // kLeastStripeShare; 1 while candidate k has no timing yet. With stripes of equal size, a
-// candidate r times slower than the
-// fastest lost r - 1 of the fastest's stripe times on each of its stripes, and kernel_split's
-// loss was most of auto_trial_overhead (docs/notes/hf-kernels.md, auto's trial in stripes of
-// equal time).
+// candidate r times slower than the fastest lost r - 1 of the fastest's stripe times on each of
+// its stripes, and kernel_split's loss was most of auto_trial_overhead (docs/notes/hf-kernels.md,
+// auto's trial in stripes of equal time).
 constexpr double kLeastStripeShare = 1.0 / 16.0;
 double stripe_share(const std::vector<double>& seconds, const std::vector<double>& computed,
                     std::size_t k);
