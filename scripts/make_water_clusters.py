@@ -2,7 +2,7 @@
 """Writes the water clusters kmini's hf app ships: inputs/molecules/water-NNN.xyz.
 
 Sizes 1, 3, 8 and 14 stand for the seeds' sw01..sw04 inputs (their geometries are not
-published), 32, 64 and 128 for today's GPUs. Every molecule is the water of DESIGN.md, O (0, 0,
+published), 32 to 512 for today's GPUs. Every molecule is the water of DESIGN.md, O (0, 0,
 0.1173), H (0, +-0.7572, -0.4692) Angstrom, rigidly rotated and moved; water-001 is that molecule
 itself. One cluster grows from it, one molecule at a time, from a fixed seed, and water-N holds
 its first N molecules, so the clusters nest. A molecule is placed at 2.75 to 3.0 Angstrom O-O from
@@ -22,7 +22,7 @@ import random
 import sys
 
 SEED = 2012
-SIZES = [1, 3, 8, 14, 32, 64, 128]
+SIZES = [1, 3, 8, 14, 32, 64, 128, 256, 512]
 MONOMER = [("O", (0.0, 0.0, 0.1173)), ("H", (0.0, 0.7572, -0.4692)), ("H", (0.0, -0.7572, -0.4692))]
 OO_RANGE = (2.75, 3.0)  # placement distance from the anchor's O
 MIN_OO = 2.6
