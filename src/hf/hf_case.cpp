@@ -32,6 +32,13 @@ std::vector<PointCharge> nuclei_of(const Molecule& molecule) {
 
 HfCase::HfCase(const Params& params, const RunContext& context)
     : comm_(context.comm), setup_(setup_of(params)), sum_over_ranks_(setup_.g_sum_transport) {
+  // Each step's host seconds, to the setup's metrics.
+  Clock::time_point step = Clock::now();
+  const auto lap = [&step](double& seconds) {
+    Kokkos::fence();
+    seconds = seconds_since(step);
+    step = Clock::now();
+  };
   basis_ = place_basis(setup_.basis, setup_.molecule);
   GBuildSettings settings;
   settings.screening = setup_.screening;
@@ -39,10 +46,13 @@ HfCase::HfCase(const Params& params, const RunContext& context)
   settings.primitive_screening = setup_.primitive_screening;
   settings.batch_bytes = setup_.batch_bytes;
   builder_ = std::make_unique<GBuilder>(basis_, settings, comm_.rank(), comm_.size());
+  lap(setup_times_.g_builder);
   transform_ = std::make_unique<FunctionTransform>(basis_, setup_.functions);
-  one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule));
+  one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule), &one_electron_work_);
+  lap(setup_times_.one_electron);
   if (setup_.guess == Guess::sad)
     initial_density_ = superposed_atomic_densities(setup_.basis, setup_.molecule, basis_);
+  lap(setup_times_.guess);
   if (!transform_->identity()) {
     one_electron_ = {transform_->to_working(one_electron_.overlap),
                      transform_->to_working(one_electron_.kinetic),
@@ -53,6 +63,7 @@ HfCase::HfCase(const Params& params, const RunContext& context)
     cartesian_density_ = Matrix<DeviceMemory>("hf::cartesian_density", n, n);
     cartesian_g_ = Matrix<DeviceMemory>("hf::cartesian_g", n, n);
   }
+  lap(setup_times_.transform);
 }
 
 void HfCase::prepare(const VariantSpec& variant) {
@@ -72,6 +83,7 @@ void HfCase::prepare(const VariantSpec& variant) {
       one_electron_, setup_.molecule.electrons() / 2, setup_.molecule.nuclear_repulsion(), settings,
       initial_density_,
       [&](const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
+        if (setup_times_.scf_start < 0.0) setup_times_.scf_start = seconds_since(start);
         incremental.next(density, g, [&](const auto& d, const auto& out, double scale) {
           builder_->set_threshold_scale(scale);
           build_g(variant, d, out);

@@ -54,6 +54,7 @@ class HfCase : public Case {
   // The metrics by topic (hf_metrics.cpp), each appended to `out` in the report's order.
   void add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& out) const;
   void add_repeated_build_metrics(std::vector<Metric>& out) const;
+  void add_setup_metrics(std::vector<Metric>& out) const;
   void add_basis_metrics(std::vector<Metric>& out) const;
   void add_rank_metrics(std::vector<Metric>& out) const;
   void add_screening_metrics(const VariantSpec& variant, std::vector<Metric>& out) const;
@@ -75,7 +76,17 @@ class HfCase : public Case {
     double sum = 0.0;
   };
 
+  // Host seconds of the setup's steps, from the case's construction to the first variant's first
+  // G build: the G builder's pairs, bounds and plan; the one-electron matrices; the atomic
+  // guess; the function transform; the SCF's start (S^-1/2 and the guess's orbitals).
+  struct SetupTimes {
+    double g_builder = 0.0, one_electron = 0.0, guess = 0.0, transform = 0.0;
+    double scf_start = -1.0;  // until the first SCF reaches its first G build
+  };
+
   const Comm& comm_;
+  SetupTimes setup_times_;
+  OneElectronWork one_electron_work_;
   BuildPhases last_build_phases_;
   BuildPhases repeat_phases_;  // the last repetition's
   HfSetup setup_;

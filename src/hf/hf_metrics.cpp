@@ -28,6 +28,7 @@ std::vector<Metric> HfCase::metrics(const VariantSpec& variant) const {
   std::vector<Metric> out;
   add_scf_metrics(variant, out);
   add_repeated_build_metrics(out);
+  add_setup_metrics(out);
   add_basis_metrics(out);
   if (comm_.size() > 1) add_rank_metrics(out);
   if (setup_.screening == Screening::density) add_screening_metrics(variant, out);
@@ -98,6 +99,29 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
 }
 
 // The functions the SCF ran over.
+// The setup, slowest rank: from the case's construction to the first SCF's first G build, and
+// its steps.
+void HfCase::add_setup_metrics(std::vector<Metric>& out) const {
+  const SetupTimes& t = setup_times_;
+  const double total = t.g_builder + t.one_electron + t.guess + t.transform + t.scf_start;
+  out.insert(out.end(), {
+                            {"setup_seconds", comm_.max(total), "s, to the first SCF cycle"},
+                            {"setup_g_builder_seconds", comm_.max(t.g_builder),
+                             "s, shell pairs, bounds and the quartet plan"},
+                            {"setup_one_electron_seconds", comm_.max(t.one_electron),
+                             "s, overlap, kinetic and nuclear attraction"},
+                            {"setup_guess_seconds", comm_.max(t.guess), "s, the atomic densities"},
+                            {"setup_transform_seconds", comm_.max(t.transform),
+                             "s, the one-electron matrices to the SCF's functions"},
+                            {"setup_scf_start_seconds", comm_.max(t.scf_start),
+                             "s, the SCF's orthogonaliser and first orbitals"},
+                            {"one_electron_shell_pairs",
+                             static_cast<double>(one_electron_work_.computed_shell_pairs),
+                             "computed, of " + std::to_string(one_electron_work_.shell_pairs) +
+                                 " (the others outside the pair extent)"},
+                        });
+}
+
 void HfCase::add_basis_metrics(std::vector<Metric>& out) const {
   out.insert(out.end(),
              {

@@ -17,8 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "hf/basis/molecular_basis.hpp"
 #include "hf/integrals/boys.hpp"
 #include "hf/integrals/integrals_host.hpp"
+#include "hf/integrals/one_electron.hpp"
 #include "support/hf_reference.hpp"
 
 namespace kmini::hf {
@@ -658,6 +660,70 @@ TEST(OneElectronIntegrals, NormalisedFunctionsHaveUnitSelfOverlap) {
       EXPECT_NEAR(production[0 * n + 3], 1.0 / 3, 1e-12) << "xx, yy";
     }
   }
+}
+
+// Shells of every l at random centres in a box wide enough that the pair extent leaves whole
+// shell pairs out, each normalised and placed as place_basis places them.
+MolecularBasis spread_basis(std::mt19937_64& rng, int shells, double half_width) {
+  MolecularBasis basis;
+  for (int s = 0; s < shells; ++s) {
+    const GaussianShell shell = random_shell(rng, s % 3, random_center(rng, half_width), 4);
+    PlacedShell placed;
+    placed.l = shell.l;
+    placed.atom = s;
+    placed.center = shell.center;
+    placed.first_function = basis.functions;
+    placed.exponents = shell.exponents;
+    placed.coefficients = normalised_coefficients(shell.l, shell.exponents, shell.coefficients);
+    basis.functions += function_count(shell.l);
+    basis.shells.push_back(placed);
+  }
+  return basis;
+}
+
+// The largest |difference| between the matrices' elements and the unscreened blocks of every
+// shell pair.
+double largest_difference_from_blocks(const MolecularBasis& basis,
+                                      const std::vector<PointCharge>& nuclei,
+                                      const OneElectronMatrices& m) {
+  const auto boys = make_boys_table<Kokkos::HostSpace>();
+  double largest = 0.0;
+  for (const PlacedShell& a : basis.shells) {
+    for (const PlacedShell& b : basis.shells) {
+      const int na = function_count(a.l), nb = function_count(b.l);
+      std::vector<double> s(na * nb), t(na * nb), v(na * nb);
+      one_electron_blocks(a, b, nuclei, boys, s.data(), t.data(), v.data());
+      for (int i = 0; i < na; ++i)
+        for (int j = 0; j < nb; ++j) {
+          const int row = a.first_function + i, col = b.first_function + j, k = i * nb + j;
+          largest = std::max({largest, std::abs(m.overlap(row, col) - s[k]),
+                              std::abs(m.kinetic(row, col) - t[k]),
+                              std::abs(m.nuclear(row, col) - v[k])});
+        }
+    }
+  }
+  return largest;
+}
+
+// The matrices' kernel runs in the default execution space (the device on GPU builds) and leaves
+// out the primitive pairs past the pair extent: every element still equals the host's unscreened
+// blocks. A pair extent cut too short (an exponent of 10, e^-10 = 5e-5) fails the same check.
+TEST(OneElectronMatrices, EqualTheUnscreenedBlocksWhereThePairExtentLeavesPairsOut) {
+  std::mt19937_64 rng(300);
+  const MolecularBasis basis = spread_basis(rng, 30, 15.0);
+  std::vector<PointCharge> nuclei;
+  for (int c = 0; c < 10; ++c)
+    nuclei.push_back({1.0 + c % 8, random_center(rng, 15.0)});
+  OneElectronWork work;
+  const OneElectronMatrices m = one_electron_matrices(basis, nuclei, &work);
+  EXPECT_EQ(work.shell_pairs, 30 * 31 / 2);
+  EXPECT_LT(work.computed_shell_pairs, work.shell_pairs) << "the extent left no pair out";
+  EXPECT_GT(work.computed_shell_pairs, work.shell_pairs / 4);
+  EXPECT_LE(largest_difference_from_blocks(basis, nuclei, m), 1e-12);
+  EXPECT_GT(largest_difference_from_blocks(basis, nuclei,
+                                           one_electron_matrices(basis, nuclei, nullptr, 10.0)),
+            1e-12)
+      << "a pair extent cut too short passes";
 }
 
 // ---------------------------------------------------------------------------------------------

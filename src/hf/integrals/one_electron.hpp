@@ -1,8 +1,10 @@
 // One-electron integrals over contracted s, p and d shells: overlap, kinetic energy and nuclear
-// attraction, by Obara-Saika recursions. They cost O(N^2) against the ERIs' O(N^4), so they run
-// on the host.
+// attraction (one_electron_block.hpp). The matrices are built where Kokkos' default execution
+// space runs, the device on GPU builds: on the host, the nuclear attraction of every shell pair
+// with every nucleus grew as N^3 and took most of a large cluster's setup.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -15,7 +17,8 @@ namespace kmini::hf {
 
 using HostMatrix = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
 
-// <a|b>, <a|-1/2 nabla^2|b> and <a|-sum_C q_C/|r-C||b> of two shells, each na x nb row-major.
+// <a|b>, <a|-1/2 nabla^2|b> and <a|-sum_C q_C/|r-C||b> of two shells, each na x nb row-major,
+// from every primitive pair: the host's single blocks, unscreened.
 void one_electron_blocks(const PlacedShell& a, const PlacedShell& b,
                          const std::vector<PointCharge>& charges,
                          const BoysTable<Kokkos::HostSpace>& boys, double* overlap, double* kinetic,
@@ -25,8 +28,24 @@ struct OneElectronMatrices {
   HostMatrix overlap, kinetic, nuclear;
 };
 
-// The three matrices over the whole basis, the nuclei being the charges.
+// How much of the matrices' work was done: shell pairs (a >= b) in all, and those with a
+// primitive pair inside the pair extent.
+struct OneElectronWork {
+  std::int64_t shell_pairs = 0;
+  std::int64_t computed_shell_pairs = 0;
+};
+
+// Primitive pairs whose product exponent alpha beta / (alpha + beta) |A - B|^2 passes this are
+// left out of the matrices: e^-60 is 1e-26, which leaves a pair's share of any element, even
+// with the tightest exponents' kinetic factor and thousands of nuclei, below 1e-15.
+constexpr double kNegligibleProductExponent = 60.0;
+
+// The three matrices over the whole basis, the nuclei being the charges, built in the default
+// execution space from the primitive pairs within the pair extent. `work`, when given, receives
+// the counts.
 OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
-                                          const std::vector<PointCharge>& nuclei);
+                                          const std::vector<PointCharge>& nuclei,
+                                          OneElectronWork* work = nullptr,
+                                          double negligible_exponent = kNegligibleProductExponent);
 
 }  // namespace kmini::hf
