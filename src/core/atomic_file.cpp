@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/text.hpp"
 
 namespace kmini {
@@ -52,6 +53,10 @@ void remove_stale_temporaries(const std::string& path) {
 
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& produce) {
+  const std::string read = read_file_at(path);
+  if (!read.empty())
+    throw RuntimeFailure("will not write " + quoted(path) + ": it is " + read +
+                         ", which the run reads");
   std::ostringstream content;
   produce(content);
   const std::string text = content.str();
@@ -101,6 +106,11 @@ void check_writable_path(const std::string& path, const std::string& what) {
   }
   if (fs::is_directory(path, ec)) {
     throw InputError(what + " " + quoted(path) + ": is a folder, not a file name");
+  }
+  const std::string read = read_file_at(path);
+  if (!read.empty()) {
+    throw InputError(what + " " + quoted(path) + ": is " + read +
+                     ", which the run reads and a write there would replace; name another file");
   }
   if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {
     throw InputError(what + " " + quoted(path) +

@@ -1,13 +1,30 @@
 #include "core/input_file.hpp"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
 
 namespace kmini {
+
+namespace {
+
+struct ReadFile {
+  dev_t device;
+  ino_t inode;
+  std::string description;  // "<what> '<path>'"
+};
+
+std::mutex g_read_files_mutex;
+std::vector<ReadFile> g_read_files;
+
+}  // namespace
 
 std::string input_file_problem(const std::string& path) {
   namespace fs = std::filesystem;
@@ -25,7 +42,22 @@ std::ifstream open_input_file(const std::string& path, const std::string& what) 
   if (!problem.empty()) throw InputError(where + problem);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(where + std::strerror(errno));
+  struct stat status {};
+  if (stat(path.c_str(), &status) == 0) {
+    const std::lock_guard<std::mutex> lock(g_read_files_mutex);
+    const std::string article = what.rfind("the ", 0) == 0 ? "" : "the ";
+    g_read_files.push_back({status.st_dev, status.st_ino, article + what + " " + quoted(path)});
+  }
   return in;
+}
+
+std::string read_file_at(const std::string& path) {
+  struct stat status {};
+  if (stat(path.c_str(), &status) != 0) return "";
+  const std::lock_guard<std::mutex> lock(g_read_files_mutex);
+  for (const ReadFile& file : g_read_files)
+    if (file.device == status.st_dev && file.inode == status.st_ino) return file.description;
+  return "";
 }
 
 }  // namespace kmini

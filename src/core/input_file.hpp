@@ -12,7 +12,15 @@ namespace kmini {
 // regular file (a FIFO, socket or device)"), or "" when it is a regular file.
 std::string input_file_problem(const std::string& path);
 
-// `path` open for reading; otherwise InputError "cannot read <what> '<path>': <why>".
+// `path` open for reading; otherwise InputError "cannot read <what> '<path>': <why>". The file
+// is remembered, by identity, as one this process reads (read_file_at).
 std::ifstream open_input_file(const std::string& path, const std::string& what);
+
+// The file this process opened with open_input_file that `path` names, as "<what> '<path it was
+// read by>'", or "" when `path` names none of them or nothing. Files are compared by identity,
+// device and inode with links followed, so that no other name of an input (a link, a path
+// through "..", a hard link) passes for a new file: a report or dump written there would replace
+// what the run reads.
+std::string read_file_at(const std::string& path);
 
 }  // namespace kmini

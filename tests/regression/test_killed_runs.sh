@@ -4,7 +4,8 @@
 #     what finished (summary INTERRUPTED, never VALID, never rated), has already shown those rows
 #     on standard output (a file here, so block-buffered unless flushed), and exits 128 + signal;
 #   - whose report folder vanished while it ran, a run writes the report to the working folder
-#     instead, says where, still prints its summary, and exits 4.
+#     instead, says where, still prints its summary, and exits 4; where that would replace the
+#     input (a run from the input's folder, its report named as the input), to $TMPDIR.
 #
 #   tests/regression/test_killed_runs.sh PATH/TO/kmini SCRATCH_DIR
 set -uo pipefail
@@ -80,4 +81,21 @@ grep -q "the report went to .*/r.yaml instead" "$scratch/out-gone.txt" ||
 grep -q "^VALID: 400 of 400 results passed validation" "$scratch/out-gone.txt" ||
   fail "no summary line: $(cat "$scratch/out-gone.txt")"
 grep -q '^  status: "VALID"$' "$scratch/work/r.yaml" || fail "no whole report in the working folder"
+
+check "the same, run from the input's folder with the input's name: never over the input"
+write_input "$scratch/mid.yaml" 60
+cp "$scratch/mid.yaml" "$scratch/mid-copy.yaml"
+mkdir -p "$scratch/gone" "$scratch/tmp"
+cd "$scratch" || fail "no scratch folder"
+export TMPDIR=$scratch/tmp
+start_and_wait_for_first_row mid.yaml gone/mid.yaml "$scratch/out-mid.txt"
+rm -rf "$scratch/gone"
+wait $pid
+status=$?
+[ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-mid.txt")"
+cmp -s "$scratch/mid.yaml" "$scratch/mid-copy.yaml" || fail "the input was replaced"
+grep -q "which the run reads" "$scratch/out-mid.txt" ||
+  fail "no word of the input refused: $(cat "$scratch/out-mid.txt")"
+grep -q '^  status: "VALID"$' "$scratch/tmp/mid.yaml" || fail "no whole report in \$TMPDIR"
+unset TMPDIR
 echo "PASS"

@@ -162,12 +162,43 @@ TEST(BadInput, ReportPathsThatARenameWouldDestroy) {
                    "--report '" + fifo + "': exists and is not a regular file");
   EXPECT_TRUE(std::filesystem::is_fifo(fifo));
   expect_bad_input(kmini({"run", input, "--report", input}),
-                   "--report '" + input + "': is the input file itself");
+                   "--report '" + input + "': is the input '" + input + "', which the run reads");
+  // Other names of the same file, known by its device and inode.
+  const std::string link = dir.file("link.yaml");
+  ASSERT_EQ(symlink(input.c_str(), link.c_str()), 0);
+  expect_bad_input(kmini({"run", input, "--report", link}),
+                   "--report '" + link + "': is the input '" + input + "'");
+  const std::string dotted = dir.file("sub/../in.yaml");
+  std::filesystem::create_directory(dir.file("sub"));
+  expect_bad_input(kmini({"run", input, "--report", dotted}),
+                   "--report '" + dotted + "': is the input '" + input + "'");
+  std::filesystem::remove(dir.file("sub"));
+  std::filesystem::remove(link);
   EXPECT_EQ(testing::read_file(input), "app: stream\nelements: 1000\n");
   expect_bad_input(
       kmini({"run", input, "--report", dir.file("a.yaml"), "--report", dir.file("b.yaml")}),
       "--report given twice");
   EXPECT_EQ(dir.entries(), (std::vector<std::string>{"fifo.yaml", "in.yaml"}));
+}
+
+// Nor may a report or a dump replace a file the input names: the molecule or basis set an hf run
+// reads, the input of a bridge run that dumps.
+TEST(BadInput, ReportsAndDumpsThatWouldReplaceAFileTheRunReads) {
+  TempDir dir;
+  const std::string molecule_text = "2\nH2\nH 0 0 0\nH 0 0 0.74\n";
+  const std::string molecule = dir.write("h2.xyz", molecule_text);
+  const std::string hf = dir.write("hf.yaml", "app: hf\nmolecule: h2.xyz\nbasis: sto-3g\n");
+  expect_bad_input(
+      kmini({"run", hf, "--report", molecule}),
+      "--report '" + molecule + "': is the molecule file '" + molecule + "', which the run reads");
+  EXPECT_EQ(testing::read_file(molecule), molecule_text);
+  // A dump's path is taken from the working folder, as --report's is.
+  const std::string bridge = dir.file("bridge.yaml");
+  const std::string bridge_text =
+      "app: bridge\nvariant: [naive]\npaths: 64\ndump: '" + bridge + "'\n";
+  dir.write("bridge.yaml", bridge_text);
+  expect_bad_input(kmini({"run", bridge}), "is the input '" + bridge + "'");
+  EXPECT_EQ(testing::read_file(bridge), bridge_text);
 }
 
 // /proc passes a permission check as root, yet takes no new file: the run is refused at the
