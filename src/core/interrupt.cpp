@@ -23,7 +23,8 @@ extern "C" void on_signal(int signal) {
 }  // namespace
 
 void install() {
-  for (const int signal : {SIGINT, SIGTERM}) {
+  std::signal(SIGPIPE, SIG_IGN);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
     // A signal the caller ignores (a shell's background job ignores SIGINT) stays ignored.
     struct sigaction current {};
     if (sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) continue;
@@ -43,8 +44,15 @@ int requested(const Comm& comm) {
   return static_cast<int>(comm.max(static_cast<double>(g_received)));
 }
 
+void stop_if_requested(const Comm& comm) {
+  if (const int signal = requested(comm); signal != 0) throw Interrupted(signal);
+}
+
 const char* name(int signal) {
-  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+  return signal == SIGINT    ? "SIGINT"
+         : signal == SIGTERM ? "SIGTERM"
+         : signal == SIGHUP  ? "SIGHUP"
+                             : "a signal";
 }
 
 }  // namespace kmini::interrupt

@@ -1,13 +1,19 @@
-// SIGINT and SIGTERM during `kmini run`: the first stops the run at its next safe point (before
-// a point or a variant), so that the report is written with what finished, marked INTERRUPTED;
-// a second ends the process at once, as the signal's default would.
+// SIGINT, SIGTERM and SIGHUP during `kmini run`: the first stops the run at its next safe point,
+// so that the report is written with what finished, marked INTERRUPTED; a second ends the process
+// at once, as the signal's default would. Safe points come between points, variants and
+// repetitions, and inside long loops (an SCF's cycles, himeno's iterations), where
+// stop_if_requested throws Interrupted for the runner to catch: the variant under way is left
+// out, those before it kept.
 #pragma once
+
+#include <exception>
 
 #include "core/comm.hpp"
 
 namespace kmini::interrupt {
 
-// Catches SIGINT and SIGTERM from here on.
+// Catches SIGINT, SIGTERM and SIGHUP from here on, and ignores SIGPIPE, so that a closed pipe on
+// stdout fails the writes (the run goes on and writes its report) instead of ending the process.
 void install();
 
 // The signal that asked this process to stop, or 0.
@@ -17,7 +23,18 @@ int received();
 // point and none waits in a collective the others have left. Returns the signal, or 0.
 int requested(const Comm& comm);
 
-// "SIGINT", "SIGTERM".
+// Thrown by stop_if_requested: a signal stopped the run inside a variant.
+struct Interrupted : std::exception {
+  explicit Interrupted(int signal_number) : signal(signal_number) {}
+  const char* what() const noexcept override { return "interrupted by a signal"; }
+  int signal;
+};
+
+// A safe point inside a variant: throws Interrupted when any rank was asked to stop. A
+// collective, as requested is.
+void stop_if_requested(const Comm& comm);
+
+// "SIGINT", "SIGTERM", "SIGHUP".
 const char* name(int signal);
 
 }  // namespace kmini::interrupt

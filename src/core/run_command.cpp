@@ -1,6 +1,10 @@
 #include "core/run_command.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <functional>
@@ -201,11 +205,28 @@ class RunCommand {
     print_headlines(out_, headlines, summary.reference_device);
     out_ << summary.line() << "\n"
          << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
-    if (written != report_path) return static_cast<int>(ExitCode::runtime_failure);
-    return final_status(results, summary);
+    const int status = written != report_path ? static_cast<int>(ExitCode::runtime_failure)
+                                              : final_status(results, summary);
+    return stdout_failed(written) ? std::max(status, static_cast<int>(ExitCode::runtime_failure))
+                                  : status;
   }
 
  private:
+  // Whether standard output lost what was printed (a closed pipe, a full disk: SIGPIPE is
+  // ignored during runs, so such writes fail instead of ending the process); says so on stderr,
+  // pointing at the report, which holds every result.
+  bool stdout_failed(const std::string& report) const {
+    if (!world_.is_root()) return false;
+    errno = 0;
+    out_.flush();
+    if (out_.good() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return false;
+    const std::string why = errno != 0 ? std::strerror(errno) : "a write failed";
+    std::cerr << "kmini: standard output could not be written (" << why << "): its tables are lost"
+              << (report.empty() ? std::string() : "; the report " + quoted(report) + " holds them")
+              << std::endl;
+    return true;
+  }
+
   Ceilings measure_start_ceilings(const Runner& probe_runner, const DeviceInfo& device) const {
     const std::int64_t elements =
         options_.ceiling_elements >= 0

@@ -147,6 +147,7 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
   progress::set_stage(variant.name + ", preparing");
   problem.prepare(variant);
   for (std::int64_t i = 0; i < warmup; ++i) {
+    interrupt::stop_if_requested(comm_);
     progress::set_stage(variant.name + ", warm-up " + std::to_string(i + 1) + " of " +
                         std::to_string(warmup));
     problem.run(variant);
@@ -155,6 +156,7 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
 
   Counts local_counts;
   for (std::int64_t i = 0; i < repetitions; ++i) {
+    interrupt::stop_if_requested(comm_);
     progress::set_stage(variant.name + ", repetition " + std::to_string(i + 1) + " of " +
                         std::to_string(repetitions));
     comm_.barrier();
@@ -212,7 +214,7 @@ RunResult Runner::run(
                           std::to_string(points.size()));
     }
     progress::set_stage("setting up");
-    {
+    try {
       // The case (and the device memory it holds) lives only while its point runs.
       const std::unique_ptr<Case> problem = run.app->setup(params, context);
       for (const VariantSpec* variant : run.variants()) {
@@ -220,6 +222,9 @@ RunResult Runner::run(
         point_results.push_back(run_variant(*problem, *run.app, *variant, params));
         point_results.back().point = swept_values(run, params);
       }
+    } catch (const interrupt::Interrupted& stopped) {
+      // Inside the setup or a variant: the variant under way is left out, those before it kept.
+      out.interrupted = stopped.signal;
     }
     if (point_results.empty()) break;  // stopped before its first variant
     add_speedups(point_results);
@@ -228,6 +233,8 @@ RunResult Runner::run(
     out.results.insert(out.results.end(), point_results.begin(), point_results.end());
     if (out.interrupted != 0) break;
   }
+  // A signal during the last variant finds no safe point after it: it is looked at here.
+  if (out.interrupted == 0) out.interrupted = interrupt::requested(comm_);
   progress::clear();
   return out;
 }

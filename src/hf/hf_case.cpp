@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/comm.hpp"
+#include "core/interrupt.hpp"
 #include "core/text.hpp"
 #include "core/timing.hpp"
 #include "hf/fock/incremental_g.hpp"
@@ -34,10 +35,11 @@ HfCase::HfCase(const Params& params, const RunContext& context)
     : comm_(context.comm), setup_(setup_of(params)), sum_over_ranks_(setup_.g_sum_transport) {
   // Each step's host seconds, to the setup's metrics.
   Clock::time_point step = Clock::now();
-  const auto lap = [&step](double& seconds) {
+  const auto lap = [&](double& seconds) {
     Kokkos::fence();
     seconds = seconds_since(step);
     step = Clock::now();
+    interrupt::stop_if_requested(comm_);  // the steps take a minute at 512 waters
   };
   basis_ = place_basis(setup_.basis, setup_.molecule);
   GBuildSettings settings;
@@ -84,6 +86,7 @@ void HfCase::prepare(const VariantSpec& variant) {
       initial_density_,
       [&](const Matrix<DeviceMemory>& density, const Matrix<DeviceMemory>& g) {
         if (setup_times_.scf_start < 0.0) setup_times_.scf_start = seconds_since(start);
+        interrupt::stop_if_requested(comm_);  // once an SCF cycle
         incremental.next(density, g, [&](const auto& d, const auto& out, double scale) {
           builder_->set_threshold_scale(scale);
           build_g(variant, d, out);

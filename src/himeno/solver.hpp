@@ -14,6 +14,7 @@
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
+#include "core/interrupt.hpp"
 #include "core/progress.hpp"
 #include "core/timing.hpp"
 #include "himeno/fields.hpp"
@@ -124,6 +125,7 @@ class SolverOn final : public Solver<T> {
     phases_ = PhaseSeconds{};
     phases_.iterations = n;
     const Clock::time_point start = Clock::now();
+    std::int64_t passes = 0;
     for (std::int64_t iteration = 0; iteration < n;) {
       const SweepChoice& choice = n - iteration >= sweep_.steps() ? sweep_ : single_sweep;
       gosa_.begin();
@@ -156,6 +158,8 @@ class SolverOn final : public Solver<T> {
         last_launch_ = sums;
       }
       progress::step("iteration", iteration, n);
+      // A safe point for a signal: every pass alone, every 16th on several ranks (a collective).
+      if (single || ++passes % 16 == 0) interrupt::stop_if_requested(Comm(setup_.comm));
     }
     Kokkos::fence();
     phases_.total = seconds_since(start);

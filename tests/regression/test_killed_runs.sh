@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Runs that do not end as planned keep what they finished:
-#   - stopped by SIGTERM or SIGINT, a run stops at its next safe point, writes the report with
-#     what finished (summary INTERRUPTED, never VALID, never rated), has already shown those rows
-#     on standard output (a file here, so block-buffered unless flushed), and exits 128 + signal;
+#   - stopped by SIGTERM, SIGINT or SIGHUP, a run stops at its next safe point, writes the report
+#     with what finished (summary INTERRUPTED, never VALID, never rated), has already shown those
+#     rows on standard output (a file here, so block-buffered unless flushed), and exits 128 +
+#     signal; the safe points come between repetitions and himeno's iterations too, so that a
+#     signal during a run's only variant is neither lost nor kept waiting for the variant's end;
+#   - whose standard output is a closed pipe or a full disk, a run still writes its report, says
+#     so on stderr, and exits 4;
 #   - whose report folder vanished while it ran, a run writes the report to the working folder
 #     instead, says where, still prints its summary, and exits 4; where that would replace the
 #     input (a run from the input's folder, its report named as the input), to $TMPDIR.
@@ -46,9 +50,23 @@ start_and_wait_for_first_row() {
   fail "no row on standard output after 60 s: $(cat "$3")"
 }
 
+# Waits for $pid to end within $1 seconds (else kills it and fails); its exit status in $status.
+wait_within() {
+  for _ in $(seq 1 $(($1 * 10))); do
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 $pid 2>/dev/null; then
+    kill -KILL $pid
+    fail "still running $1 s after the signal"
+  fi
+  wait $pid
+  status=$?
+}
+
 write_input "$scratch/long.yaml" 400
-for signal in TERM INT; do
-  case $signal in TERM) code=143 ;; INT) code=130 ;; esac
+for signal in TERM INT HUP; do
+  case $signal in TERM) code=143 ;; INT) code=130 ;; HUP) code=129 ;; esac
   check "SIG$signal after the first point: exit $code, the rows shown, the report INTERRUPTED"
   out=$scratch/out-$signal.txt
   report=$scratch/r-$signal.yaml
@@ -98,4 +116,39 @@ grep -q "which the run reads" "$scratch/out-mid.txt" ||
   fail "no word of the input refused: $(cat "$scratch/out-mid.txt")"
 grep -q '^  status: "VALID"$' "$scratch/tmp/mid.yaml" || fail "no whole report in \$TMPDIR"
 unset TMPDIR
+check "SIGTERM during a run's only variant, between its repetitions: exit 143 within seconds"
+printf 'app: stream\nvariant: [copy]\nrepetitions: 100000\nelements: 4000000\n' >"$scratch/one.yaml"
+"$kmini" run "$scratch/one.yaml" --ceiling-elements 0 --report "$scratch/r-one.yaml" \
+  >"$scratch/out-one.txt" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait_within 10
+[ $status -eq 143 ] || fail "exit $status, expected 143: $(cat "$scratch/out-one.txt")"
+grep -q '^  status: "INTERRUPTED"$' "$scratch/r-one.yaml" || fail "no INTERRUPTED report"
+
+check "SIGTERM inside himeno's iterations: exit 143 within seconds"
+printf 'app: himeno\nsize: S\niterations: 100000000\nvalidate: first\n' >"$scratch/himeno.yaml"
+"$kmini" run "$scratch/himeno.yaml" --ceiling-elements 0 --report "$scratch/r-himeno.yaml" \
+  >"$scratch/out-himeno.txt" 2>&1 &
+pid=$!
+sleep 2
+kill -TERM $pid
+wait_within 10
+[ $status -eq 143 ] || fail "exit $status, expected 143: $(cat "$scratch/out-himeno.txt")"
+grep -q '^  status: "INTERRUPTED"$' "$scratch/r-himeno.yaml" || fail "no INTERRUPTED report"
+
+check "standard output a full disk, then a closed pipe: the report written, exit 4"
+printf 'app: stream\nelements: 100000\nrepetitions: 3\n' >"$scratch/small.yaml"
+"$kmini" run "$scratch/small.yaml" --ceiling-elements 0 --report "$scratch/r-full.yaml" \
+  >/dev/full 2>"$scratch/err-full.txt"
+status=$?
+[ $status -eq 4 ] || fail "exit $status to /dev/full, expected 4: $(cat "$scratch/err-full.txt")"
+grep -q "standard output could not be written" "$scratch/err-full.txt" || fail "no word on stderr"
+grep -q '^  status: "VALID"$' "$scratch/r-full.yaml" || fail "no report with /dev/full as stdout"
+"$kmini" run "$scratch/small.yaml" --ceiling-elements 0 --report "$scratch/r-pipe.yaml" \
+  2>"$scratch/err-pipe.txt" | true
+status=${PIPESTATUS[0]}
+[ $status -eq 4 ] || fail "exit $status into a closed pipe, expected 4: $(cat "$scratch/err-pipe.txt")"
+grep -q '^  status: "VALID"$' "$scratch/r-pipe.yaml" || fail "no report with a closed pipe"
 echo "PASS"
