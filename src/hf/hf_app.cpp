@@ -31,9 +31,10 @@ int basis_functions(const HfSetup& setup) {
 
 // The SCF's matrices, its DIIS history and the incremental build's copies, the shell-block
 // density maxima, and the integral buffer where a variant that uses one is selected.
-double device_bytes(const Params& params, const Comm& comm) {
+double device_bytes(const Params& params, const Comm& /*comm*/) {
   const HfSetup& setup = setup_of(params);
-  if (setup.g_sum_transport == RankSumTransport::cuda_ipc && comm.size() > 1 && !cuda_ipc_built()) {
+  // Refused on one rank too, where no sum runs: the input would fail on more.
+  if (setup.g_sum_transport == RankSumTransport::cuda_ipc && !cuda_ipc_built()) {
     params.reject("g_sum_transport",
                   "cuda_ipc needs the CUDA backend, which this build lacks; use auto or mpi");
   }

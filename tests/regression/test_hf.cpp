@@ -982,6 +982,15 @@ TEST(HfBadInput, Molecules) {
                    "than 0.1 Angstrom"});
   expect_rejected(dir, "molecule: absent.xyz\n",
                   {"in.yaml:2:11: molecule: file 'absent.xyz' does not exist"});
+  // A fifth field is refused, not ignored; a coordinate no molecule has is refused by its line.
+  dir.write("five-fields.xyz",
+            "3\nc\nO 0 0 0.1173 -0.8\nH 0 0.7572 -0.4692\nH 0 -0.7572 -0.4692\n");
+  expect_rejected(dir, "molecule: five-fields.xyz\n",
+                  {"five-fields.xyz:3: expected an atom line 'Symbol x y z', found 'O 0 0 0.1173 "
+                   "-0.8' (5 fields; kmini reads no fifth)"});
+  dir.write("far.xyz", "3\nc\nO 0 0 1e200\nH 0 0.7572 -0.4692\nH 0 -0.7572 -0.4692\n");
+  expect_rejected(dir, "molecule: far.xyz\n",
+                  {"far.xyz:3: expected a coordinate within +-10000 Angstrom, found '1e200'"});
   // The run's own position names where the key is missing.
   expect_rejected(dir, "basis: sto-3g\n",
                   {"in.yaml:1:1: molecule: the hf app needs a molecule: an xyz file (molecule) or "
@@ -1059,6 +1068,21 @@ TEST(HfBadInput, BasisSets) {
                   {"in.yaml:3:8: basis: expected one of: sto-3g, 6-31g, 6-31g*, 6-31g**, cc-pvdz, "
                    "a file path",
                    "found 'sto3g', which is no name and no file"});
+  // Shells no integral could use: each refused at its file's line.
+  const auto one_shell = [&](const std::string& name, const std::string& shell) {
+    dir.write(name, "H 0\n" + shell + "****\nO 0\nS 1 1.00\n 5.0 1.0\n****\n");
+    return water + "basis: " + name + "\n";
+  };
+  expect_rejected(dir, one_shell("many.gbs", "S 1000 1.00\n"),
+                  {"many.gbs:2: expected at most 30 primitives a shell, found '1000'"});
+  expect_rejected(dir, one_shell("tight.gbs", "S 1 1.00\n 1e300 1.0\n"),
+                  {"tight.gbs:3: expected an exponent in [1e-05, 1000000000] (after the scale "
+                   "factor), found '1e300'"});
+  expect_rejected(dir, one_shell("big.gbs", "S 1 1.00\n 1.0 1e300\n"),
+                  {"big.gbs:3: expected a coefficient within +-1000000, found '1e300'"});
+  expect_rejected(dir, one_shell("zero.gbs", "S 2 1.00\n 1.0 0.0\n 0.5 0.0\n"),
+                  {"zero.gbs:2: the S shell of element H has only zero coefficients: it has no "
+                   "norm"});
   // H's shell twice: the same function, so S is singular. kmini check (and
   // run, before anything starts) refuses it, where the SCF used to fail at its start (exit 4).
   std::string twice = kSto3gHydrogen;
@@ -1081,12 +1105,32 @@ TEST(HfBadInput, UnknownVariant) {
                    "(did you mean 'kernel_split'?)"});
 }
 
+// The threshold's range is one whose every value converges: at its top, one water (hydrogen
+// fluoride under the sanitizers) converges in every shipped basis, where 1e-6 never did in
+// cc-pVDZ.
+TEST(HfScreening, TheLoosestThresholdConvergesInEveryShippedBasis) {
+  TempDir dir;
+#if defined(KMINI_SANITIZED)
+  const std::string molecule = shipped_molecule("hydrogen-fluoride");
+#else
+  const std::string molecule = shipped_molecule("water-001");
+#endif
+  std::vector<std::string> bodies;
+  for (const char* basis : {"sto-3g", "6-31g", "6-31g*", "6-31g**", "cc-pvdz"})
+    bodies.push_back("molecule: " + molecule + "\nbasis: '" + basis +
+                     "'\nscreening_threshold: 1e-8\nvariant: [atomic]\n");
+  for (const auto& run : run_suite(dir, bodies)) {
+    ASSERT_EQ(run.size(), 1u);
+    EXPECT_LT(run[0]["metrics"]["scf_iterations"]["value"].as<double>(), 20.0);
+  }
+}
+
 TEST(HfBadInput, ScreeningAndFockBuildSettings) {
   TempDir dir;
   const std::string water = "molecule: " + shipped_molecule("water-001") + "\n";
-  for (const std::string bad : {"0", "-1e-12", "2e-6", "1"}) {
+  for (const std::string bad : {"0", "-1e-12", "1e-7", "2e-6", "1"}) {
     expect_rejected(dir, water + "screening_threshold: " + bad + "\n",
-                    {"in.yaml:3:22: screening_threshold: expected a number in (0, 1e-06]",
+                    {"in.yaml:3:22: screening_threshold: expected a number in (0, 1e-08]",
                      "found '" + bad + "'"});
   }
   expect_rejected(dir, water + "full_rebuild_every: 0\n",

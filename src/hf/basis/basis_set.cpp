@@ -82,6 +82,13 @@ class LineReader {
   int line_number_ = 0;
 };
 
+// What a shell may hold. The shipped sets have at most 12 primitives a shell, exponents from
+// 0.02 to 1.5e5 and coefficients under 1.3: the limits leave room for any published set, and
+// keep every integral finite (an exponent of 1e300 or a coefficient of 1e300 made the
+// normalisation or the eigensolver fail with no file or line named).
+constexpr int kMostPrimitives = 30;
+constexpr double kLeastExponent = 1e-5, kMostExponent = 1e9, kMostCoefficient = 1e6;
+
 // l of a shell type, or -2 for SP (and its other name, L); -1 when unknown.
 constexpr int kSp = -2;
 int shell_type(const std::string& word) {
@@ -131,6 +138,11 @@ std::vector<Shell> read_element_shells(LineReader& reader, const std::string& sy
     if (!parse_count(words[1], primitives) || primitives < 1) {
       reader.fail("expected a positive number of primitives, found " + quoted(words[1]));
     }
+    if (primitives > kMostPrimitives) {
+      reader.fail("expected at most " + std::to_string(kMostPrimitives) +
+                  " primitives a shell, found " + quoted(words[1]));
+    }
+    const int shell_line = reader.line_number();
     double scale = 1.0;
     if (words.size() == 3 && (!parse_number(words[2], scale) || scale <= 0.0)) {
       reader.fail("expected a positive scale factor, found " + quoted(words[2]));
@@ -160,12 +172,32 @@ std::vector<Shell> read_element_shells(LineReader& reader, const std::string& sy
       }
       // Gaussian's SCALE scales the function's width, so exponents go with its square.
       const double exponent = values[0] * scale * scale;
+      if (!(exponent >= kLeastExponent && exponent <= kMostExponent)) {
+        reader.fail("expected an exponent in [" + format_significant(kLeastExponent, 3) + ", " +
+                    format_significant(kMostExponent, 3) + "] (after the scale factor), found " +
+                    quoted(words[0]));
+      }
+      for (std::size_t c = 1; c < columns; ++c) {
+        if (std::fabs(values[c]) > kMostCoefficient) {
+          reader.fail("expected a coefficient within +-" + format_significant(kMostCoefficient, 3) +
+                      ", found " + quoted(words[c]));
+        }
+      }
       first.exponents.push_back(exponent);
       first.coefficients.push_back(values[1]);
       if (sp) {
         second.exponents.push_back(exponent);
         second.coefficients.push_back(values[2]);
       }
+    }
+    for (const Shell* shell : {&first, &second}) {
+      if (shell == &second && !sp) break;
+      if (std::any_of(shell->coefficients.begin(), shell->coefficients.end(),
+                      [](double c) { return c != 0.0; }))
+        continue;
+      const std::string part = !sp ? "" : shell == &first ? " (its s part)" : " (its p part)";
+      reader.fail_at(shell_line, "the " + type_name + " shell of element " + symbol + part +
+                                     " has only zero coefficients: it has no norm");
     }
     shells.push_back(std::move(first));
     if (sp) shells.push_back(std::move(second));

@@ -45,7 +45,10 @@ std::vector<double> normalised_coefficients(int l, const std::vector<double>& ex
                std::pow(2.0 * sum, l);
     }
   }
-  if (!(norm2 > 0.0)) throw InputError("a basis shell has no norm: every coefficient is zero");
+  if (!(norm2 > 0.0))
+    throw InputError(
+        "a basis shell has no norm: its primitives cancel (one exponent given twice with opposite "
+        "coefficients?)");
   for (double& c : scaled)
     c /= std::sqrt(norm2);
   return scaled;

@@ -21,6 +21,9 @@ constexpr double kMinimumDistanceAngstrom = 0.1;
 // More atoms than any G build could hold (10,000 waters: 130,000 functions in 6-31G, a Fock
 // matrix of 135 GB): refused before they are read.
 constexpr long kMaxAtoms = 30000;
+// Farther out than this, a coordinate is no molecule's: past it, distances of 1e200 made the
+// overlap matrix's eigensolver fail (exit 4) instead of the input being refused.
+constexpr double kMostCoordinateAngstrom = 1e4;
 
 std::string trimmed(std::string line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -67,8 +70,10 @@ Atom parse_atom(const std::string& text, Units units, std::string& problem) {
   problem.clear();
   Atom atom;
   const std::vector<std::string> words = split_words(trimmed(text));
-  if (words.size() < 4) {
+  if (words.size() != 4) {
     problem = "expected an atom line 'Symbol x y z', found " + quoted(trimmed(text));
+    if (words.size() > 4)
+      problem += " (" + std::to_string(words.size()) + " fields; kmini reads no fifth)";
     return atom;
   }
   atom.atomic_number = atomic_number(words[0]);
@@ -81,6 +86,13 @@ Atom parse_atom(const std::string& text, Units units, std::string& problem) {
   for (int c = 0; c < 3; ++c) {
     if (!parse_finite_number(words[c + 1], position[c])) {
       problem = "expected a coordinate (a number), found " + quoted(words[c + 1]);
+      return atom;
+    }
+    const double most = kMostCoordinateAngstrom * kBohrPerAngstrom / scale;
+    if (std::fabs(position[c]) > most) {
+      problem = "expected a coordinate within +-" + format_significant(most, 6) +
+                (units == Units::angstrom ? " Angstrom" : " bohr") + ", found " +
+                quoted(words[c + 1]);
       return atom;
     }
   }
