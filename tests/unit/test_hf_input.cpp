@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "hf/basis/basis_set.hpp"
 #include "hf/basis/elements.hpp"
 #include "hf/basis/molecule.hpp"
@@ -498,14 +499,24 @@ TEST(HfMolecule, TheLargestClusterIsFine) {
   EXPECT_EQ(molecule_problem(cluster), "");
 }
 
-TEST(HfMolecule, ReadsLowerCaseSymbolsAndIgnoresExtraColumnsAndBlankLines) {
+// An extra column is refused by its line, not ignored: a fifth field may be a charge or a
+// coordinate that a sixth was meant to follow, and kmini would not read it.
+TEST(HfMolecule, ReadsLowerCaseSymbolsAndBlankLinesAndRefusesExtraColumns) {
   TempDir dir;
-  const std::string path = dir.write("h2.xyz", "2\n\nh 0 0 0 extra 1\nH 0 0 0.74\r\n\n  \n");
+  const std::string path = dir.write("h2.xyz", "2\n\nh 0 0 0\nH 0 0 0.74\r\n\n  \n");
   const Molecule h2 = read_xyz(path, Units::angstrom);
   ASSERT_EQ(h2.atoms.size(), 2u);
   EXPECT_EQ(h2.atoms[0].atomic_number, 1);
   EXPECT_EQ(h2.atoms[1].z, 0.74 * kBohrPerAngstrom);
   EXPECT_EQ(h2.electrons(), 2);
+  const std::string extra = dir.write("extra.xyz", "2\n\nh 0 0 0 extra 1\nH 0 0 0.74\n");
+  try {
+    read_xyz(extra, Units::angstrom);
+    ADD_FAILURE() << "an atom line of six fields was read";
+  } catch (const InputError& e) {
+    EXPECT_CONTAINS(e.what(), "extra.xyz:3: expected an atom line 'Symbol x y z'");
+    EXPECT_CONTAINS(e.what(), "(6 fields; kmini reads no fifth)");
+  }
 }
 
 TEST(HfMolecule, RefusesAtomsTooClose) {
