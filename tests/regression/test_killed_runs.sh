@@ -116,27 +116,25 @@ grep -q "which the run reads" "$scratch/out-mid.txt" ||
   fail "no word of the input refused: $(cat "$scratch/out-mid.txt")"
 grep -q '^  status: "VALID"$' "$scratch/tmp/mid.yaml" || fail "no whole report in \$TMPDIR"
 unset TMPDIR
-check "SIGTERM during a run's only variant, between its repetitions: exit 143 within seconds"
-printf 'app: stream\nvariant: [copy]\nrepetitions: 100000\nelements: 4000000\n' >"$scratch/one.yaml"
-"$kmini" run "$scratch/one.yaml" --ceiling-elements 0 --report "$scratch/r-one.yaml" \
-  >"$scratch/out-one.txt" 2>&1 &
-pid=$!
-sleep 1
-kill -TERM $pid
-wait_within 10
-[ $status -eq 143 ] || fail "exit $status, expected 143: $(cat "$scratch/out-one.txt")"
-grep -q '^  status: "INTERRUPTED"$' "$scratch/r-one.yaml" || fail "no INTERRUPTED report"
 
+# Runs NAME's input (its YAML in $2) in the background, sends SIGTERM after $3 seconds, and
+# expects exit 143 within 10 s with an INTERRUPTED report.
+expect_prompt_stop() {
+  printf "$2" >"$scratch/$1.yaml"
+  "$kmini" run "$scratch/$1.yaml" --ceiling-elements 0 --report "$scratch/r-$1.yaml" \
+    >"$scratch/out-$1.txt" 2>&1 &
+  pid=$!
+  sleep "$3"
+  kill -TERM $pid
+  wait_within 10
+  [ $status -eq 143 ] || fail "exit $status, expected 143: $(cat "$scratch/out-$1.txt")"
+  grep -q '^  status: "INTERRUPTED"$' "$scratch/r-$1.yaml" || fail "no INTERRUPTED report"
+}
+
+check "SIGTERM during a run's only variant, between its repetitions: exit 143 within seconds"
+expect_prompt_stop one 'app: stream\nvariant: [copy]\nrepetitions: 100000\nelements: 4000000\n' 1
 check "SIGTERM inside himeno's iterations: exit 143 within seconds"
-printf 'app: himeno\nsize: S\niterations: 100000000\nvalidate: first\n' >"$scratch/himeno.yaml"
-"$kmini" run "$scratch/himeno.yaml" --ceiling-elements 0 --report "$scratch/r-himeno.yaml" \
-  >"$scratch/out-himeno.txt" 2>&1 &
-pid=$!
-sleep 2
-kill -TERM $pid
-wait_within 10
-[ $status -eq 143 ] || fail "exit $status, expected 143: $(cat "$scratch/out-himeno.txt")"
-grep -q '^  status: "INTERRUPTED"$' "$scratch/r-himeno.yaml" || fail "no INTERRUPTED report"
+expect_prompt_stop himeno 'app: himeno\nsize: S\niterations: 100000000\nvalidate: first\n' 2
 
 check "standard output a full disk, then a closed pipe: the report written, exit 4"
 printf 'app: stream\nelements: 100000\nrepetitions: 3\n' >"$scratch/small.yaml"
