@@ -45,10 +45,20 @@ def distance(p, q):
     return math.sqrt(sum((a - b) ** 2 for a, b in zip(p, q)))
 
 
+# Molecules whose Os are this far apart have no pair of atoms closer than MIN_ATOM_PAIR (each H
+# lies at most OH from its O): their atoms need not be compared, which gives the same answers
+# from 9x fewer distances.
+OH = max(distance(MONOMER[0][1], position) for _, position in MONOMER)
+FAR_OO = MIN_ATOM_PAIR + 2 * OH + 1e-6
+
+
 def acceptable(molecule, others):
     for other in others:
-        if distance(molecule[0][1], other[0][1]) < MIN_OO:
+        oo = distance(molecule[0][1], other[0][1])
+        if oo < MIN_OO:
             return False
+        if oo >= FAR_OO:
+            continue
         for _, p in molecule:
             for _, q in other:
                 if distance(p, q) < MIN_ATOM_PAIR:
