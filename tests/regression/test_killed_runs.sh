@@ -124,6 +124,14 @@ expect_prompt_stop() {
   "$kmini" run "$scratch/$1.yaml" --ceiling-elements 0 --report "$scratch/r-$1.yaml" \
     >"$scratch/out-$1.txt" 2>&1 &
   pid=$!
+  # A signal before kmini catches it would end the process with no report: wait for its handler
+  # (SIGTERM, 15, is bit 14 of the caught mask), however slowly a sanitized build starts.
+  for _ in $(seq 1 600); do
+    mask=$(awk '/^SigCgt:/ {print $2}' /proc/$pid/status 2>/dev/null)
+    [ -n "$mask" ] && [ $(((16#$mask >> 14) & 1)) -eq 1 ] && break
+    kill -0 $pid 2>/dev/null || fail "kmini ended before it caught SIGTERM: $(cat "$scratch/out-$1.txt")"
+    sleep 0.1
+  done
   sleep "$3"
   kill -TERM $pid
   wait_within 10
