@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct ReadFile {
   dev_t device;
   ino_t inode;
   std::string description;  // "<what> '<path>'"
+  std::uint64_t digest;     // of its contents when opened
 };
 
 std::mutex g_read_files_mutex;
@@ -44,9 +46,13 @@ std::ifstream open_input_file(const std::string& path, const std::string& what) 
   if (!in) throw InputError(where + std::strerror(errno));
   struct stat status {};
   if (stat(path.c_str(), &status) == 0) {
+    std::ifstream whole(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(whole)),
+                            std::istreambuf_iterator<char>());
     const std::lock_guard<std::mutex> lock(g_read_files_mutex);
     const std::string article = what.rfind("the ", 0) == 0 ? "" : "the ";
-    g_read_files.push_back({status.st_dev, status.st_ino, article + what + " " + quoted(path)});
+    g_read_files.push_back(
+        {status.st_dev, status.st_ino, article + what + " " + quoted(path), fnv1a(bytes)});
   }
   return in;
 }
@@ -58,6 +64,22 @@ std::string read_file_at(const std::string& path) {
   for (const ReadFile& file : g_read_files)
     if (file.device == status.st_dev && file.inode == status.st_ino) return file.description;
   return "";
+}
+
+std::uint64_t fnv1a(const std::string& bytes, std::uint64_t digest) {
+  for (const unsigned char byte : bytes) {
+    digest ^= byte;
+    digest *= 1099511628211ULL;
+  }
+  return digest;
+}
+
+std::uint64_t read_files_digest() {
+  const std::lock_guard<std::mutex> lock(g_read_files_mutex);
+  std::uint64_t digest = fnv1a("");
+  for (const ReadFile& file : g_read_files)
+    digest = fnv1a(std::to_string(file.digest), digest);
+  return digest;
 }
 
 }  // namespace kmini

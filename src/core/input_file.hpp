@@ -3,6 +3,7 @@
 // forever, and a device such as /dev/zero reads until memory runs out.
 #pragma once
 
+#include <cstdint>
 #include <fstream>
 #include <string>
 
@@ -22,5 +23,12 @@ std::ifstream open_input_file(const std::string& path, const std::string& what);
 // through "..", a hard link) passes for a new file: a report or dump written there would replace
 // what the run reads.
 std::string read_file_at(const std::string& path);
+
+// A digest (FNV-1a, 64 bits) of the contents of every file open_input_file opened, in the order
+// they were opened: ranks that parsed the same input from the same files agree on it.
+std::uint64_t read_files_digest();
+
+// FNV-1a of `bytes`, continuing from `digest`.
+std::uint64_t fnv1a(const std::string& bytes, std::uint64_t digest = 14695981039346656037ULL);
 
 }  // namespace kmini

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "core/atomic_file.hpp"
@@ -19,6 +20,7 @@
 #include "core/dry_run.hpp"
 #include "core/error.hpp"
 #include "core/headline.hpp"
+#include "core/input_file.hpp"
 #include "core/interrupt.hpp"
 #include "core/progress.hpp"
 #include "core/report.hpp"
@@ -152,6 +154,52 @@ int check_command(const CliOptions& options, const AppRegistry& registry) {
 
 namespace {
 
+// Every rank but one that has said why leaves with exit 2 and nothing more.
+struct RefusedOnAnotherRank : std::exception {
+  const char* what() const noexcept override { return "refused on another rank"; }
+};
+
+// Every rank loads the input itself (a molecule or basis file may be node-local); all must
+// succeed, on the same bytes and overrides. A failure on any rank, or ranks that read different
+// inputs, end every rank with exit 2 and one message, where the job hung with every rank busy
+// or ran different problems.
+Input load_agreed_input(const CliOptions& options, const AppRegistry& registry, const Comm& world) {
+  std::optional<Input> input;
+  std::string problem;
+  try {
+    input.emplace(load_input(options.input, parse_overrides(options), registry));
+  } catch (const InputError& e) {
+    problem = e.what();
+  }
+  if (world.size() == 1) {
+    if (!input) throw InputError(problem);
+    return std::move(*input);
+  }
+  const auto first = [&](bool mine) {
+    return static_cast<int>(world.min(mine ? world.rank() : world.size()));
+  };
+  if (const int failed = first(!input); failed < world.size()) {
+    if (world.rank() == failed) {
+      if (failed == 0) throw InputError(problem);
+      std::cerr << "kmini: error: rank " << failed << ": " << problem << std::endl;
+    }
+    throw RefusedOnAnotherRank();
+  }
+  std::uint64_t digest = read_files_digest();
+  for (const std::string& text : options.overrides)
+    digest = fnv1a(text + '\n', digest);
+  const std::string mine = std::to_string(digest);
+  if (const int differs = first(world.broadcast(mine) != mine); differs < world.size()) {
+    if (world.is_root()) {
+      throw InputError("rank " + std::to_string(differs) +
+                       " read a different input from rank 0's: the input file, its --set "
+                       "overrides and every file it names must be the same on every rank");
+    }
+    throw RefusedOnAnotherRank();
+  }
+  return std::move(*input);
+}
+
 // `kmini run`'s phases, in the order they come: load, check, probe, run, report. Each is short
 // and named, as HPCG's are; the session objects (MPI, Kokkos) stay with run_command.
 class RunCommand {
@@ -163,7 +211,7 @@ class RunCommand {
         world_(world),
         out_(out),
         command_line_(command_line),
-        input_(load_input(options.input, parse_overrides(options), registry)) {}
+        input_(load_agreed_input(options, registry, world)) {}
 
   // Memory and work, nothing run or written.
   int dry_run() const {
@@ -362,6 +410,8 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
     return command.measure_and_report(placement, report_path);
   } catch (const InputError& e) {
     if (world.is_root()) std::cerr << "kmini: error: " << e.what() << std::endl;
+    return static_cast<int>(ExitCode::bad_input);
+  } catch (const RefusedOnAnotherRank&) {
     return static_cast<int>(ExitCode::bad_input);
   } catch (const std::exception& e) {
     std::cerr << "kmini: rank " << world.rank() << ": runtime failure: " << e.what() << std::endl;

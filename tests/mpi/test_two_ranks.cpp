@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
+
 #include "support/kmini_binary.hpp"
 #include "support/mpirun.hpp"
 
@@ -9,6 +11,7 @@ namespace kmini {
 namespace {
 
 using testing::mpirun;
+using testing::mpirun_each;
 using testing::ProcessResult;
 using testing::TempDir;
 using testing::test_input;
@@ -57,6 +60,46 @@ TEST(TwoRanks, BadInputExitsTwoWithOneMessage) {
   }
   EXPECT_EQ(kmini_lines, 1u) << r.err;
   EXPECT_NE(r.err.find("did you mean 'elements'?"), std::string::npos) << r.err;
+}
+
+// Ranks that disagree about the input (another file, a --set on one rank, an input bad on one
+// rank alone, as a node-local molecule file can be) end with exit 2 and one message, where the
+// job hung or ran different problems; an error on rank 1 alone is said, by rank 1.
+TEST(TwoRanks, RanksThatReadDifferentInputsExitTwoWithOneMessage) {
+  TempDir dir;
+  const std::string a = dir.write("a.yaml", "app: stream\nelements: 100000\nrepetitions: 2\n");
+  const std::string b = dir.write("b.yaml", "app: stream\nelements: 100001\nrepetitions: 2\n");
+  const std::string bad = dir.write("bad.yaml", "app: stream\nelemnts: 100000\n");
+  const std::vector<std::string> common = {"--ceiling-elements", "0", "--report",
+                                           dir.file("r.yaml")};
+  const auto args = [&](const std::string& input, std::vector<std::string> extra = {}) {
+    std::vector<std::string> out = {"run", input};
+    out.insert(out.end(), extra.begin(), extra.end());
+    out.insert(out.end(), common.begin(), common.end());
+    return out;
+  };
+  const struct {
+    const char* what;
+    std::vector<std::vector<std::string>> ranks;
+    const char* message;
+  } cases[] = {
+      {"another file", {args(a), args(b)}, "rank 1 read a different input from rank 0's"},
+      {"a --set on rank 1",
+       {args(a), args(a, {"--set", "stream.repetitions=3"})},
+       "rank 1 read a different input from rank 0's"},
+      {"bad on rank 1 alone", {args(a), args(bad)}, "rank 1: "},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    const ProcessResult r = mpirun_each(c.ranks, 60);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    std::vector<std::string> kmini_lines;
+    for (const auto& line : testing::nonempty_lines(r.err))
+      if (line.rfind("kmini:", 0) == 0) kmini_lines.push_back(line);
+    ASSERT_EQ(kmini_lines.size(), 1u) << r.err;
+    EXPECT_NE(kmini_lines[0].find(c.message), std::string::npos) << kmini_lines[0];
+    EXPECT_FALSE(std::filesystem::exists(dir.file("r.yaml")));
+  }
 }
 
 // A command-line mistake is found before MPI starts; it too is printed once.

@@ -24,4 +24,19 @@ inline ProcessResult mpirun(int ranks, std::vector<std::string> kmini_args, int 
   return run_process(args);
 }
 
+// One process per entry of `per_rank`, each with its own kmini arguments (mpirun's MPMD form),
+// ended after `limit_seconds`.
+inline ProcessResult mpirun_each(const std::vector<std::vector<std::string>>& per_rank,
+                                 int limit_seconds) {
+  std::vector<std::string> args = {
+      "timeout", "-k", "5", std::to_string(limit_seconds), mpiexec(), "--oversubscribe"};
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
+    if (r > 0) args.push_back(":");
+    args.insert(args.end(), {"-n", "1", kmini_binary()});
+    args.insert(args.end(), per_rank[r].begin(), per_rank[r].end());
+  }
+  prepare_environment();
+  return run_process(args);
+}
+
 }  // namespace kmini::testing
