@@ -100,7 +100,29 @@ std::string probe_input(const AppSpec& app, std::int64_t elements) {
          "\nrepetitions: " + std::to_string(kProbeRepetitions) + "\nwarmup: 1\n";
 }
 
+// The probe's run, its memory gated as a run's is.
+Input probe_run_checked(const AppSpec& prober, const AppRegistry& registry, const Runner& runner,
+                        std::int64_t elements) {
+  Input input = load_input_text(probe_input(prober, elements), "bandwidth probe", "", {}, registry);
+  try {
+    runner.check_memory(input.runs.front());
+  } catch (const InputError& e) {
+    // Its message points into the probe's own input; the user typed the option.
+    const std::string message = e.what();
+    throw InputError("--ceiling-elements " + std::to_string(elements) + ": the copy probe" +
+                     message.substr(message.find(": needs")) +
+                     "; give fewer elements, or 0 to skip the probe");
+  }
+  return input;
+}
+
 }  // namespace
+
+void check_ceiling_memory(const AppRegistry& registry, const Runner& runner,
+                          std::int64_t elements) {
+  const AppSpec* prober = registry.prober();
+  if (prober != nullptr && elements > 0) probe_run_checked(*prober, registry, runner, elements);
+}
 
 Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std::int64_t elements,
                           int ranks, double datasheet_gbps) {
@@ -116,17 +138,7 @@ Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std
     ceilings.reason = "skipped (--ceiling-elements 0)";
     return ceilings;
   }
-  const Input input =
-      load_input_text(probe_input(*prober, elements), "bandwidth probe", "", {}, registry);
-  try {
-    runner.check_memory(input.runs.front());
-  } catch (const InputError& e) {
-    // Its message points into the probe's own input; the user typed the option.
-    const std::string message = e.what();
-    throw InputError("--ceiling-elements " + std::to_string(elements) + ": the copy probe" +
-                     message.substr(message.find(": needs")) +
-                     "; give fewer elements, or 0 to skip the probe");
-  }
+  const Input input = probe_run_checked(*prober, registry, runner, elements);
   const RunResult result = runner.run(input.runs.front(), nullptr);
   ceilings.measured = true;
   ceilings.elements = elements;

@@ -52,6 +52,10 @@ struct Ceilings {
 std::int64_t default_ceiling_elements(const AppRegistry& registry, const DeviceInfo& device,
                                       double free_bytes);
 
+// Throws InputError where the probe of `elements` would not fit the memory, as measure_ceilings
+// does before it runs (for --dry-run). Nothing where no app probes or `elements` is 0.
+void check_ceiling_memory(const AppRegistry& registry, const Runner& runner, std::int64_t elements);
+
 // `elements` 0 skips the probes. Collective over the runner's ranks.
 Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std::int64_t elements,
                           int ranks, double datasheet_gbps);

@@ -1,7 +1,9 @@
 #include "core/device.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -142,7 +144,19 @@ double free_device_bytes() {
 }
 
 double free_host_bytes() {
-  return meminfo_bytes("MemAvailable");
+  double available = meminfo_bytes("MemAvailable");
+  // An address-space limit (ulimit -v) caps what the process may still map: the limit less what
+  // it maps already (statm's first field, in pages). Without it, a run passed the gate and then
+  // failed to allocate (exit 4).
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    std::ifstream statm("/proc/self/statm");
+    double pages = 0.0;
+    statm >> pages;
+    const double mapped = pages * static_cast<double>(sysconf(_SC_PAGESIZE));
+    available = std::min(available, std::max(0.0, static_cast<double>(limit.rlim_cur) - mapped));
+  }
+  return available;
 }
 
 bool device_memory_is_host() {

@@ -221,7 +221,11 @@ class RunCommand {
     const Runner runner(world_, device, {});
     for (const auto& run : input_.runs)
       runner.check_memory(run);
-    out_ << "every point fits the device's free memory\n";
+    // The probe that starts a run is gated as the run will gate it.
+    const std::int64_t probe = ceiling_elements(device);
+    check_ceiling_memory(registry_, runner, probe);
+    out_ << "every point fits the device's free memory"
+         << (probe > 0 ? ", and so does the bandwidth probe" : "") << "\n";
     return static_cast<int>(ExitCode::ok);
   }
 
@@ -275,13 +279,16 @@ class RunCommand {
     return true;
   }
 
+  // The probe's length: --ceiling-elements, else the default for the smallest free memory.
+  std::int64_t ceiling_elements(const DeviceInfo& device) const {
+    return options_.ceiling_elements >= 0
+               ? options_.ceiling_elements
+               : static_cast<std::int64_t>(world_.min(static_cast<double>(
+                     default_ceiling_elements(registry_, device, free_device_bytes()))));
+  }
+
   Ceilings measure_start_ceilings(const Runner& probe_runner, const DeviceInfo& device) const {
-    const std::int64_t elements =
-        options_.ceiling_elements >= 0
-            ? options_.ceiling_elements
-            : static_cast<std::int64_t>(world_.min(static_cast<double>(
-                  default_ceiling_elements(registry_, device, free_device_bytes()))));
-    return measure_ceilings(registry_, probe_runner, elements, world_.size(),
+    return measure_ceilings(registry_, probe_runner, ceiling_elements(device), world_.size(),
                             job_memory_peak_gbps(world_, device));
   }
 

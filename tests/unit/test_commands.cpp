@@ -201,6 +201,30 @@ TEST(BadInput, ReportsAndDumpsThatWouldReplaceAFileTheRunReads) {
   EXPECT_EQ(testing::read_file(bridge), bridge_text);
 }
 
+// The memory gate takes the lower of the free memory and what an address-space limit (ulimit -v)
+// leaves, where a run passed it and then failed to allocate (exit 4); --dry-run gates the
+// bandwidth probe as the run will. (The sanitizers reserve terabytes of address space, so a
+// sanitized kmini cannot start under such a limit.)
+TEST(BadInput, MemoryGatesHonourUlimitAndTheProbe) {
+  TempDir dir;
+#if !defined(KMINI_SANITIZED)
+  const std::string input =
+      dir.write("in.yaml", "app: stream\nelements: 300000000\nrepetitions: 1\n");
+  testing::prepare_environment();
+  const ProcessResult r =
+      testing::run_process({"bash", "-c",
+                            "ulimit -v 3000000 && exec \"$0\" run \"$1\" --ceiling-elements 0 "
+                            "--report \"$2\"",
+                            testing::kmini_binary(), input, dir.file("r.yaml")});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_CONTAINS(r.err, "stream: needs 6.7 GiB of memory per rank");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.yaml")));
+#endif
+  const std::string small = dir.write("small.yaml", "app: stream\nelements: 1000\n");
+  expect_bad_input(kmini({"run", small, "--dry-run", "--ceiling-elements", "100000000000"}),
+                   "--ceiling-elements 100000000000: the copy probe: needs");
+}
+
 // /proc passes a permission check as root, yet takes no new file: the run is refused at the
 // start, not after it has run.
 TEST(BadInput, ReportFolderThatTakesNoFile) {
