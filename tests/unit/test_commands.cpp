@@ -225,6 +225,31 @@ TEST(BadInput, MemoryGatesHonourUlimitAndTheProbe) {
                    "--ceiling-elements 100000000000: the copy probe: needs");
 }
 
+// A data file that is not a regular file in $KMINI_DATA_DIR (a FIFO, a folder, a link to
+// /dev/zero) is named, where it was passed over for the next folder's file without a word.
+TEST(BadInput, DataFilesThatAreNotRegularFiles) {
+  TempDir dir;
+  const std::string input = dir.write(
+      "h2.yaml", "app: hf\natoms: ['H 0 0 0', 'H 0 0 0.74']\nbasis: sto-3g\nvariant: cpu\n");
+  const std::string data = dir.file("data"), basis = data + "/basis/sto-3g.gbs";
+  std::filesystem::create_directories(data + "/basis");
+  const auto check_with = [&](const std::string& what) {
+    SCOPED_TRACE(what);
+    testing::prepare_environment();
+    expect_bad_input(testing::run_process({"env", "KMINI_DATA_DIR=" + data, testing::kmini_binary(),
+                                           "check", input}),
+                     "kmini's data file basis/sto-3g.gbs in " + data + " (KMINI_DATA_DIR) is '" +
+                         basis + "', which cannot be read: " + what);
+    std::filesystem::remove(basis);
+  };
+  ASSERT_EQ(mkfifo(basis.c_str(), 0600), 0);
+  check_with("it is not a regular file");
+  std::filesystem::create_symlink("/dev/zero", basis);
+  check_with("it is not a regular file");
+  std::filesystem::create_directory(basis);
+  check_with("it is a directory");
+}
+
 // /proc passes a permission check as root, yet takes no new file: the run is refused at the
 // start, not after it has run.
 TEST(BadInput, ReportFolderThatTakesNoFile) {
