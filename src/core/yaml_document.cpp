@@ -42,6 +42,22 @@ SourceMark at(const std::string& origin, const YAML::Mark& mark) {
   return SourceMark{origin, mark.line + 1, mark.column + 1};
 }
 
+// yaml-cpp takes a plain key of over 1024 characters for a value, and stops at its ':' with
+// "illegal map value". Such a key is none of kmini's: the length of the one on the mark's line,
+// or 0 where the line holds no such key.
+std::size_t overlong_key(const std::string& text, const YAML::Mark& mark) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int i = 0; i <= mark.line && std::getline(lines, line); ++i) {
+  }
+  if (mark.column < 0 || static_cast<std::size_t>(mark.column) > line.size()) return 0;
+  const std::string before = line.substr(0, static_cast<std::size_t>(mark.column));
+  const std::size_t first = before.find_first_not_of(" -");
+  if (first == std::string::npos || before.find(':') != std::string::npos) return 0;
+  const std::size_t length = before.size() - first;
+  return length > 1024 ? length : 0;
+}
+
 }  // namespace
 
 // yaml-cpp 0.7's LoadAll never returns on a ',' where a document or a block node ends (a file
@@ -77,6 +93,12 @@ YAML::Node load_one_document(const std::string& text, const std::string& origin)
   }
 #endif
   catch (const YAML::Exception& e) {
+    if (const std::size_t length = overlong_key(text, e.mark); length > 0) {
+      throw InputError(SourceMark{origin, e.mark.line + 1, 1}.str() + ": a key of " +
+                       std::to_string(length) +
+                       " characters: unknown key (YAML reads keys of at most 1024, and no key "
+                       "of kmini's is near that long)");
+    }
     throw InputError(at(origin, e.mark).str() + ": malformed YAML: " + e.msg);
   }
 }

@@ -323,6 +323,19 @@ TEST(ConfigErrors, DeepNestingIsNamed) {
       "deep, past the YAML reader's limit");
 }
 
+// yaml-cpp takes a key of over 1024 characters for a value ("illegal map value"); the message
+// names it as the unknown key it is, at its line, on its own and in a suite's run.
+TEST(ConfigErrors, OverlongKeysAreUnknownKeys) {
+  const std::string key(1100, 'k');
+  EXPECT_CONTAINS(error_of("app: demo\n" + key + ": 5\n"),
+                  "in.yaml:2:1: a key of 1100 characters: unknown key");
+  EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n    " + key + ": 5\n"),
+                  "in.yaml:3:1: a key of 1100 characters: unknown key");
+  // A long value is not a key.
+  EXPECT_EQ(error_of("app: demo\nlabel: " + std::string(1100, 'v') + "\n").find("a key of"),
+            std::string::npos);
+}
+
 TEST(ConfigErrors, AppChecksNameTheKey) {
   EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n    size: 13\n"),
                   "in.yaml:3:11: runs[0].size: 13 is unlucky");
