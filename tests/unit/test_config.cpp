@@ -332,8 +332,7 @@ TEST(ConfigErrors, OverlongKeysAreUnknownKeys) {
   EXPECT_CONTAINS(error_of("runs:\n  - app: demo\n    " + key + ": 5\n"),
                   "in.yaml:3:1: a key of 1100 characters: unknown key");
   // A long value is not a key.
-  EXPECT_EQ(error_of("app: demo\nlabel: " + std::string(1100, 'v') + "\n").find("a key of"),
-            std::string::npos);
+  EXPECT_NO_THROW(load("app: demo\nlabel: " + std::string(1100, 'v') + "\n"));
 }
 
 TEST(ConfigErrors, AppChecksNameTheKey) {
