@@ -403,6 +403,9 @@ class RunCommand {
 
 int run_command(const CliOptions& options, const AppRegistry& registry, int& argc, char**& argv,
                 const std::string& command_line) {
+  // Signals are caught from the start, before MPI and the input are set up: one that came
+  // during those (half a second) ended the process with no report.
+  if (!options.dry_run) interrupt::install();
   MpiSession mpi(argc, argv);
   const Comm world = Comm::world();
   std::ostringstream discard;
@@ -411,7 +414,6 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
     const RunCommand command(options, registry, world, out, command_line);
     if (options.dry_run) return command.dry_run();
     const std::string report_path = command.agree_on_report_path();
-    interrupt::install();
     const NodePlacement placement = place_on_node(world);
     KokkosSession kokkos(options.kokkos_args, placement);
     return command.measure_and_report(placement, report_path);
