@@ -47,6 +47,7 @@ HfCase::HfCase(const Params& params, const RunContext& context)
   settings.threshold = setup_.screening_threshold;
   settings.primitive_screening = setup_.primitive_screening;
   settings.batch_bytes = setup_.batch_bytes;
+  settings.stop_requested = [] { return interrupt::received() != 0; };
   builder_ = std::make_unique<GBuilder>(basis_, settings, comm_.rank(), comm_.size());
   lap(setup_times_.g_builder);
   transform_ = std::make_unique<FunctionTransform>(basis_, setup_.functions);
@@ -175,6 +176,9 @@ void HfCase::build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& den
   }
   Kokkos::fence();
   const Clock::time_point built = Clock::now();
+  // A signal may have cut the build short (GBuildSettings::stop_requested): every rank leaves
+  // here, before G is summed or used.
+  interrupt::stop_if_requested(comm_);
   sum_over_ranks_(comm_, out);
   if (!cartesian) transform_->g_to_working(products_, out, g);
   last_build_phases_.own = std::chrono::duration<double>(built - start).count();

@@ -197,6 +197,36 @@ TEST(HfGBuild, ManyChunksComputeTheQuartetsAndGOfOne) {
   }
 }
 
+// A signal's stop inside a build (GBuildSettings::stop_requested, asked before each class, batch
+// and chunk): asked to stop at once, a build computes nothing; asked after its third question,
+// at most the two chunks it had started. A builder that asked only between classes would finish
+// the first class, hundreds of chunks of 97.
+int g_questions_before_stop = 0;
+bool stop_when_counted_down() {
+  return g_questions_before_stop-- <= 0;
+}
+
+TEST(HfGBuild, AskedToStopABuildLaunchesNoMoreChunks) {
+  const MolecularBasis basis = two_waters();
+  std::mt19937_64 rng(13);
+  const DeviceMatrix density =
+      device_matrix(random_density(basis.functions, 8.0, rng), basis.functions);
+  for (const GUpdate& update : kUpdates) {
+    GBuildSettings settings;
+    settings.threshold = 1e-6;
+    settings.chunk_quartets = 97;
+    const Built whole = build(basis, settings, update, density);
+    settings.stop_requested = stop_when_counted_down;
+    g_questions_before_stop = 0;
+    EXPECT_EQ(build(basis, settings, update, density).computed, 0.0) << update.name;
+    g_questions_before_stop = 3;
+    const Built cut = build(basis, settings, update, density);
+    EXPECT_GT(cut.computed, 0.0) << update.name;
+    EXPECT_LE(cut.computed, 2.0 * 97.0) << update.name;
+    EXPECT_GT(whole.computed, 10.0 * 97.0) << update.name;
+  }
+}
+
 // What the trial's tests start from: two waters, a random density, the plain build's G, and
 // the device's candidates.
 struct TrialCase {

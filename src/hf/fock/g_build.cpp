@@ -319,6 +319,7 @@ void GBuilder::build_by_class(const std::vector<const GUpdate*>& updates,
   last_.seconds.assign(classes, 0.0);
   for (std::size_t i = 0; i < classes; ++i) {
     if (build.candidates[i] == 0) continue;
+    if (stopping()) break;
     // Fenced on both sides, so that each class's time is its own.
     Kokkos::fence();
     const auto start = std::chrono::steady_clock::now();

@@ -34,6 +34,10 @@ struct GBuildSettings {
   double batch_bytes = 1024.0 * 1048576.0;  // bounds the buffer of kernel_split and host_update
   // Candidates screened per kernel launch: the list of those kept takes 4 bytes each.
   std::int64_t chunk_quartets = std::int64_t{1} << 25;
+  // Asked before each class, chunk and batch: once it says yes, the build launches nothing more
+  // and leaves G unfinished, for its caller to throw away (a signal's safe point comes after the
+  // build; a build of a large cluster takes tens of seconds). Null: never.
+  bool (*stop_requested)() = nullptr;
 };
 
 // What one G build did on this rank, class by class (in the plan's order).
@@ -149,6 +153,9 @@ class GBuilder {
 
   const MolecularBasis& basis_;
   GBuildSettings settings_;
+  bool stopping() const {
+    return settings_.stop_requested != nullptr && settings_.stop_requested();
+  }
   int rank_, ranks_;
   std::vector<std::array<int, 2>> pair_shells_;
   ShellPairs<Kokkos::HostSpace> host_pairs_;

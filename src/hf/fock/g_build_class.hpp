@@ -72,6 +72,7 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
     t.kept_list = KeptList<Memory>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), chunk);
   for (std::int64_t begin = first; begin < first + count; begin += chunk) {
+    if (stopping()) return;
     const int candidates = static_cast<int>(std::min(chunk, first + count - begin));
     Kokkos::deep_copy(t.kept_count, 0);
     const ListKept<Exec> list{t.classes[i], t.screen,    begin, candidates, ListKept<Exec>::kWindow,
@@ -109,6 +110,7 @@ void GBuilder::for_each_stored_batch(std::size_t i, int bra_begin, int bra_end, 
                                      const AfterStore& after_store) {
   const std::vector<std::int64_t>& at = offsets(i, build);
   for (const auto& [p_begin, p_end] : batches(i, bra_begin, bra_end, build)) {
+    if (stopping()) return;
     const std::int64_t first = at[p_begin];
     const std::int64_t count = at[p_end] - first;
     if (count == 0) continue;
