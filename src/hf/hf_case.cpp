@@ -48,7 +48,13 @@ HfCase::HfCase(const Params& params, const RunContext& context)
   settings.primitive_screening = setup_.primitive_screening;
   settings.batch_bytes = setup_.batch_bytes;
   settings.stop_requested = [] { return interrupt::received() != 0; };
+  settings.coulomb = setup_.fock_algorithm == FockAlgorithm::fused;
   builder_ = std::make_unique<GBuilder>(basis_, settings, comm_.rank(), comm_.size());
+  if (setup_.fock_algorithm == FockAlgorithm::split) {
+    JEngineSettings j_settings;
+    j_settings.threshold = setup_.screening_threshold;
+    j_engine_ = std::make_unique<JEngine>(basis_, j_settings, comm_.rank(), comm_.size());
+  }
   lap(setup_times_.g_builder);
   transform_ = std::make_unique<FunctionTransform>(basis_, setup_.functions);
   one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule), &one_electron_work_);
@@ -90,6 +96,7 @@ void HfCase::prepare(const VariantSpec& variant) {
         interrupt::stop_if_requested(comm_);  // once an SCF cycle
         incremental.next(density, g, [&](const auto& d, const auto& out, double scale) {
           builder_->set_threshold_scale(scale);
+          if (j_engine_) j_engine_->set_threshold_scale(scale);
           build_g(variant, d, out);
         });
         rows.push_back(row_of_last_build(incremental.last_was_full()));
@@ -104,6 +111,7 @@ void HfCase::prepare(const VariantSpec& variant) {
 
 Counts HfCase::run(const VariantSpec& variant) {
   builder_->set_threshold_scale(1.0);
+  if (j_engine_) j_engine_->set_threshold_scale(1.0);
   const Clock::time_point start = Clock::now();
   build_g(variant, results_.at(variant.index).density, g_);
   repeat_phases_ = last_build_phases_;
@@ -175,6 +183,13 @@ void HfCase::build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& den
     auto_->build(*builder_, d, out);
   }
   Kokkos::fence();
+  last_build_phases_.j = 0.0;
+  if (j_engine_ && interrupt::received() == 0) {
+    const Clock::time_point j_start = Clock::now();
+    j_engine_->add(d, out);
+    Kokkos::fence();
+    last_build_phases_.j = seconds_since(j_start);
+  }
   const Clock::time_point built = Clock::now();
   // A signal may have cut the build short (GBuildSettings::stop_requested): every rank leaves
   // here, before G is summed or used.

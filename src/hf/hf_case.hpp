@@ -16,6 +16,7 @@
 #include "hf/basis/molecular_basis.hpp"
 #include "hf/fock/auto_update.hpp"
 #include "hf/fock/g_build.hpp"
+#include "hf/fock/j_engine.hpp"
 #include "hf/fock/symmetric_rank_sum.hpp"
 #include "hf/hf_setup.hpp"
 #include "hf/integrals/one_electron.hpp"
@@ -74,6 +75,7 @@ class HfCase : public Case {
   struct BuildPhases {
     double own = 0.0;
     double sum = 0.0;
+    double j = 0.0;  // of own, fock_algorithm split: the J engine's; the rest is K's
   };
 
   // Host seconds of the setup's steps, from the case's construction to the first variant's first
@@ -99,6 +101,7 @@ class HfCase : public Case {
   DenseProducts products_;
   Matrix<DeviceMemory> cartesian_density_, cartesian_g_;
   std::unique_ptr<GBuilder> builder_;
+  std::unique_ptr<JEngine> j_engine_;  // fock_algorithm: split
   SymmetricRankSum sum_over_ranks_;
   std::unique_ptr<AutoUpdate> auto_;  // while the auto variant runs
   std::map<std::size_t, ScfResult> results_;

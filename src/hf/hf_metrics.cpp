@@ -96,6 +96,19 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
           {"integrals_per_second", integrals / fastest_repeat_,
            "in the fastest G build from the converged density"},
       });
+  if (!j_engine_) return;
+  // fock_algorithm split: the quartets above are K's; J is the engine's.
+  out.insert(out.end(),
+             {
+                 {"j_seconds", comm_.max(repeat_phases_.j),
+                  "s: the J engine's part of the last G build from the converged density, "
+                  "slowest rank"},
+                 {"k_seconds", comm_.max(repeat_phases_.own - repeat_phases_.j),
+                  "s: the exchange quartets' part of that build, slowest rank"},
+                 {"j_primitive_interactions", comm_.sum(j_engine_->last().primitive_interactions),
+                  "bra and ket primitive products whose interaction the J engine computed, per "
+                  "G build from the converged density"},
+             });
 }
 
 // The functions the SCF ran over.

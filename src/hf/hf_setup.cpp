@@ -29,6 +29,8 @@ struct HfChoices {
                               {{"schwarz", Screening::schwarz}, {"density", Screening::density}}};
   Choice<FockBuild> fock_build{
       "fock_build", {{"full", FockBuild::full}, {"incremental", FockBuild::incremental}}};
+  Choice<FockAlgorithm> fock_algorithm{
+      "fock_algorithm", {{"fused", FockAlgorithm::fused}, {"split", FockAlgorithm::split}}};
   Choice<RankSumTransport> g_sum_transport{"g_sum_transport",
                                            {{"auto", RankSumTransport::automatic},
                                             {"mpi", RankSumTransport::mpi},
@@ -144,6 +146,14 @@ std::vector<ParamSpec> hf_params() {
                  "after a full build at a hundredth of the threshold; and a full build "
                  "every full_rebuild_every iterations after the last")
           .sweepable(),
+      words.fock_algorithm
+          .param(FockAlgorithm::fused,
+                 "fused: each quartet's ERIs make both its Coulomb and its exchange updates; "
+                 "split: J by a J engine (McMurchie-Davidson, the density contracted into each "
+                 "ket product's Hermite expansion first, every pair of pairs exact, on the "
+                 "default execution space whatever the variant), and K by the quartets whose "
+                 "exchange updates the screen keeps, made by the variant's update")
+          .sweepable(),
       ParamSpec::integer("full_rebuild_every", 8,
                          "incremental builds: G is built from the whole density this many "
                          "builds after the last full one at the latest (1: every iteration, "
@@ -255,6 +265,7 @@ HfSetup read_setup(const Params& params) {
   setup.screening_threshold = params.real("screening_threshold");
   setup.primitive_screening = params.boolean("primitive_screening");
   setup.fock_build = choices().fock_build.of(params);
+  setup.fock_algorithm = choices().fock_algorithm.of(params);
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
   setup.g_sum_transport = choices().g_sum_transport.of(params);

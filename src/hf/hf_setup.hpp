@@ -21,6 +21,9 @@ namespace kmini::hf {
 
 enum class Guess { sad, core };
 enum class Contractions { as_given, optimized };
+// How G is built: fused, J and K from one pass over the quartets' ERIs; split, J by the J engine
+// (fock/j_engine.hpp) and K by the quartets that its exchange updates need.
+enum class FockAlgorithm { fused, split };
 
 // A point's problem as its parameters state it (setup_of): the defaults are the parameters'
 // (hf_params), and nothing here assumes one.
@@ -41,6 +44,7 @@ struct HfSetup {
   double screening_threshold;
   bool primitive_screening;
   FockBuild fock_build;
+  FockAlgorithm fock_algorithm;
   int full_rebuild_every;
   double batch_bytes;
   RankSumTransport g_sum_transport;

@@ -448,6 +448,50 @@ TEST(HfDShells, EveryVariantInBothConventionsWithEitherScreeningAndBuild) {
   }
 }
 
+// fock_algorithm split (J by the J engine, K by the exchange quartets alone) against PySCF and
+// against the fused build, every variant: hydrogen fluoride's d shell (every class, (dd|dd)
+// among them) in both conventions, and water-003's screened s and p quartets (left to the
+// optimised build: the sanitizers' takes minutes on it).
+TEST(HfSplit, TheJEngineAndTheExchangeAloneGiveTheFusedAndPyscfEnergies) {
+  TempDir dir;
+  const std::string molecule = "hydrogen-fluoride";
+#if defined(KMINI_SANITIZED)
+  const bool with_waters = false;
+#else
+  const bool with_waters = true;
+#endif
+  const std::vector<const PyscfReference*> references = {
+      &pyscf_reference(molecule, "6-31g*", "cartesian"),
+      &pyscf_reference(molecule, "cc-pvdz", "spherical")};
+  std::vector<std::string> bodies;
+  for (const PyscfReference* r : references)
+    for (const char* algorithm : {"fused", "split"})
+      bodies.push_back("molecule: " + shipped_molecule(r->molecule) + "\nbasis: '" + r->basis +
+                       "'\nreference_energy: " + r->energy +
+                       "\nvariant: all\nfock_algorithm: " + algorithm + "\n");
+  if (with_waters)
+    for (const char* algorithm : {"fused", "split"})
+      bodies.push_back("molecule: " + shipped_molecule("water-003") +
+                       "\nbasis: 6-31g\nvariant: all\nfock_algorithm: " + algorithm + "\n");
+  const auto runs = run_suite(dir, bodies);
+  ASSERT_EQ(runs.size(), bodies.size());
+  for (std::size_t i = 0; i < runs.size(); i += 2) {
+    const double fused = metric(runs[i][0], "energy");
+    EXPECT_FALSE(runs[i][0]["metrics"]["j_seconds"].IsDefined());
+    ASSERT_EQ(variants_of(runs[i + 1]), kVariants);
+    for (const auto& result : runs[i + 1]) {
+      SCOPED_TRACE(describe(result));
+      expect_converged(result);
+      if (i / 2 < references.size()) expect_pyscf_energy(result, *references[i / 2]);
+      EXPECT_NEAR(metric(result, "energy"), fused, kModeAgreement);
+      EXPECT_GT(metric(result, "j_primitive_interactions"), 0.0);
+      EXPECT_GT(metric(result, "j_seconds"), 0.0);
+      // K's quartets are at most the fused build's: those kept for J alone are not computed.
+      EXPECT_LE(metric(result, "quartets_computed"), metric(runs[i][0], "quartets_computed"));
+    }
+  }
+}
+
 // ---- variants agree
 // ------------------------------------------------------------------------------
 

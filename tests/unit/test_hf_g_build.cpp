@@ -18,84 +18,20 @@
 #include "hf/integrals/eri.hpp"
 #include "hf/integrals/integrals_host.hpp"
 #include "hf/integrals/shell_pairs.hpp"
+#include "support/hf_eri_tensor.hpp"
 #include "support/test_paths.hpp"
 
 namespace kmini::hf {
 namespace {
 
+using kmini::testing::eri_tensor;
+using kmini::testing::random_density;
+using kmini::testing::two_waters;
 using Host = Kokkos::HostSpace;
 using DeviceMatrix = Matrix<DeviceMemory>;
 
 // Every update of the table (hf/fock/g_update.hpp).
 const std::vector<GUpdate>& kUpdates = g_updates();
-
-// Two waters 3 angstrom apart: every class, and pairs between the molecules that Schwarz and
-// density screening drop at loose thresholds.
-MolecularBasis two_waters() {
-  const std::string root = kmini::testing::source_dir() + "/inputs/";
-  return place_basis(
-      read_gaussian94(root + "basis/6-31g.gbs"),
-      molecule_from_atoms({"O 0 0 0", "H 0.757 0.586 0", "H -0.757 0.586 0", "O 0.3 0.2 3.0",
-                           "H 1.057 0.786 3.0", "H -0.457 0.786 3.1"},
-                          Units::angstrom));
-}
-
-// A symmetric density whose elements' magnitudes spread over `decades` decades below 1.
-std::vector<double> random_density(int n, double decades, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::vector<double> d(static_cast<std::size_t>(n) * n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j <= i; ++j)
-      d[i * n + j] = d[j * n + i] =
-          (unit(rng) < 0.5 ? -1.0 : 1.0) * std::pow(10.0, -decades * unit(rng));
-  return d;
-}
-
-// (ij|kl) for every four functions, each canonical pairs' block placed at its 8 permutations.
-std::vector<double> eri_tensor(const MolecularBasis& basis) {
-  const int n = basis.functions;
-  const auto list = canonical_pairs(basis);
-  const ShellPairs<Host> pairs = make_shell_pairs(basis, list, 0.0);
-  const BoysTable<Host> boys = make_boys_table<Host>();
-  std::vector<double> eri(static_cast<std::size_t>(n) * n * n * n, 0.0);
-  const auto at = [n](int i, int j, int k, int l) {
-    return ((static_cast<std::size_t>(i) * n + j) * n + k) * n + l;
-  };
-  for (int bra = 0; bra < static_cast<int>(list.size()); ++bra) {
-    for (int ket = 0; ket < static_cast<int>(list.size()); ++ket) {
-      const auto& shells = basis.shells;
-      const int bra_kind = pair_kind(shells[list[bra][0]].l, shells[list[bra][1]].l);
-      const int ket_kind = pair_kind(shells[list[ket][0]].l, shells[list[ket][1]].l);
-      if (bra_kind < ket_kind) continue;  // the class has the higher kind in the bra
-      with_quartet_class(bra_kind, ket_kind, [&](auto cls) {
-        using Class = decltype(cls);
-        double block[Class::integrals];
-        eri_quartet_block(pairs, boys, Class::bra_kind, Class::ket_kind, bra, ket, block);
-        const int fa = shells[list[bra][0]].first_function,
-                  fb = shells[list[bra][1]].first_function;
-        const int fc = shells[list[ket][0]].first_function,
-                  fd = shells[list[ket][1]].first_function;
-        for (int a = 0; a < Class::na; ++a)
-          for (int b = 0; b < Class::nb; ++b)
-            for (int c = 0; c < Class::nc; ++c)
-              for (int d = 0; d < Class::nd; ++d) {
-                const double x = block[((a * Class::nb + b) * Class::nc + c) * Class::nd + d];
-                const int i = fa + a, j = fb + b, k = fc + c, l = fd + d;
-                for (const auto& [p, q, r, s] : {std::array<int, 4>{i, j, k, l},
-                                                 {j, i, k, l},
-                                                 {i, j, l, k},
-                                                 {j, i, l, k},
-                                                 {k, l, i, j},
-                                                 {l, k, i, j},
-                                                 {k, l, j, i},
-                                                 {l, k, j, i}})
-                  eri[at(p, q, r, s)] = x;
-              }
-      });
-    }
-  }
-  return eri;
-}
 
 // G_ij = sum_kl D_kl ((ij|kl) - (ik|jl) / 2).
 std::vector<double> reference_g(const std::vector<double>& eri, const std::vector<double>& d,
@@ -170,6 +106,36 @@ TEST(HfGBuild, EveryUpdateGivesTheWholeTensorsGInOneChunkAndInMany) {
       settings.chunk_quartets = chunk;
       const Built got = build(basis, settings, update, density);
       EXPECT_LT(largest_difference(got.g, want), 1e-10) << update.name << ", chunks of " << chunk;
+    }
+  }
+}
+
+// With the Coulomb updates off (fock_algorithm: split, where a J engine adds J), every update
+// builds -K/2 alone: G less the whole tensor's J.
+TEST(HfGBuild, WithoutTheCoulombUpdatesEveryUpdateBuildsTheExchangeAlone) {
+  const MolecularBasis basis = two_waters();
+  const int n = basis.functions;
+  std::mt19937_64 rng(31);
+  const std::vector<double> d = random_density(n, 1.0, rng);
+  const std::vector<double> eri = eri_tensor(basis);
+  std::vector<double> want = reference_g(eri, d, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        for (int l = 0; l < n; ++l)
+          want[i * n + j] -=
+              d[k * n + l] * eri[((static_cast<std::size_t>(i) * n + j) * n + k) * n + l];
+  const DeviceMatrix density = device_matrix(d, n);
+  for (const Screening screening : {Screening::schwarz, Screening::density}) {
+    for (const GUpdate& update : kUpdates) {
+      GBuildSettings settings;
+      settings.screening = screening;
+      settings.threshold = 1e-14;
+      settings.coulomb = false;
+      settings.chunk_quartets = 97;
+      const Built got = build(basis, settings, update, density);
+      EXPECT_LT(largest_difference(got.g, want), 1e-10) << update.name;
+      EXPECT_EQ(got.coulomb_only, 0.0) << update.name;
     }
   }
 }

@@ -223,28 +223,29 @@ KOKKOS_FORCEINLINE_FUNCTION void with_constant(int u, const F& f) {
 
 }  // namespace Impl
 
-// A block's Coulomb roles, and its exchange roles where `exchange` (QuartetScreen's
-// needs_exchange), each through add: inlined update by update, or with `Looped` in a loop with
-// one call of add (the callers say when: g_kernels.hpp). In the loop, a block of up to
-// kMostDispatchedIntegrals integrals finds each update's elements and integrals by its index
-// turned into a constant, so that the integrals stay where the recursion left them, in
+// A block's Coulomb roles where `coulomb` (QuartetScreen's), and its exchange roles where
+// `exchange` (QuartetScreen's needs_exchange), each through add: inlined update by update, or with
+// `Looped` in a loop with one call of add (the callers say when: g_kernels.hpp). In the loop, a
+// block of up to kMostDispatchedIntegrals integrals finds each update's elements and integrals by
+// its index turned into a constant, so that the integrals stay where the recursion left them, in
 // registers as far as they fit: the updates collected first into arrays indexed at run time
 // (a larger block's way) went through local memory, and (pp|ps) to (dp|pp) ran 1.6 to 3 times
 // as fast without (docs/performance-notes.md).
 template <class Extents, bool Looped = false, class Functions, class Density, class Add>
 KOKKOS_INLINE_FUNCTION void scatter_roles(const Functions& functions, const double* eri,
-                                          const Density& density, const Add& add, bool exchange) {
-  constexpr int coulomb = role_updates<Extents, 0>() + role_updates<Extents, 1>();
-  constexpr int all = coulomb + role_updates<Extents, 2>() + role_updates<Extents, 3>() +
+                                          const Density& density, const Add& add, bool exchange,
+                                          bool coulomb = true) {
+  constexpr int coulomb_updates = role_updates<Extents, 0>() + role_updates<Extents, 1>();
+  constexpr int all = coulomb_updates + role_updates<Extents, 2>() + role_updates<Extents, 3>() +
                       role_updates<Extents, 4>() + role_updates<Extents, 5>();
   if constexpr (!Looped) {
-    scatter_role_range<Extents, 0, kCoulombRoles>(functions, eri, density, add);
+    if (coulomb) scatter_role_range<Extents, 0, kCoulombRoles>(functions, eri, density, add);
     if (exchange)
       scatter_role_range<Extents, kCoulombRoles, kFockRoles>(functions, eri, density, add);
   } else if constexpr (Extents::size <= kMostDispatchedIntegrals) {
-    const int count = exchange ? all : coulomb;
+    const int count = exchange ? all : coulomb_updates;
     KMINI_HF_LOOP
-    for (int u = 0; u < count; ++u) {
+    for (int u = coulomb ? 0 : coulomb_updates; u < count; ++u) {
       int row = 0, col = 0;
       double value = 0.0;
       Impl::with_constant<0, all>(u, [&](auto u_) {
@@ -260,13 +261,15 @@ KOKKOS_INLINE_FUNCTION void scatter_roles(const Functions& functions, const doub
   } else {
     int rows[all], cols[all];
     double values[all];
-    collect_roles<Extents, 0, kCoulombRoles>(functions, eri, density, rows, cols, values);
+    if (coulomb)
+      collect_roles<Extents, 0, kCoulombRoles>(functions, eri, density, rows, cols, values);
     if (exchange)
-      collect_roles<Extents, kCoulombRoles, kFockRoles>(functions, eri, density, rows + coulomb,
-                                                        cols + coulomb, values + coulomb);
-    const int count = exchange ? all : coulomb;
+      collect_roles<Extents, kCoulombRoles, kFockRoles>(
+          functions, eri, density, rows + coulomb_updates, cols + coulomb_updates,
+          values + coulomb_updates);
+    const int count = exchange ? all : coulomb_updates;
     KMINI_HF_LOOP
-    for (int u = 0; u < count; ++u)
+    for (int u = coulomb ? 0 : coulomb_updates; u < count; ++u)
       add(rows[u], cols[u], values[u]);
   }
 }

@@ -227,6 +227,7 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
   t->screen.by_density = by_density;
   t->screen.primitive_screen = settings_.primitive_screening;
   t->screen.threshold = settings_.threshold;
+  t->screen.coulomb = settings_.coulomb;
   t->screen.pair_bound = view_of<Kokkos::View<double*, Memory>>("hf::pair_bound", schwarz_);
   if (by_density) {
     t->shell_density =

@@ -34,6 +34,9 @@ struct GBuildSettings {
   double batch_bytes = 1024.0 * 1048576.0;  // bounds the buffer of kernel_split and host_update
   // Candidates screened per kernel launch: the list of those kept takes 4 bytes each.
   std::int64_t chunk_quartets = std::int64_t{1} << 25;
+  // false: the exchange updates alone, G = -K/2, for a J engine to add J (fock_algorithm: split);
+  // quartets whose exchange updates the density screen drops are then not computed at all.
+  bool coulomb = true;
   // Asked before each class, chunk and batch: once it says yes, the build launches nothing more
   // and leaves G unfinished, for its caller to throw away (a signal's safe point comes after the
   // build; a build of a large cluster takes tens of seconds). Null: never.

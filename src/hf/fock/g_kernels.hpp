@@ -104,8 +104,9 @@ struct ScatterSink {
   static constexpr bool kLooped = Add::kLargeInline && kLoopedUpdates<Class>;
 
   KOKKOS_INLINE_FUNCTION void quartet(std::int64_t, const LaneFunctions<Class>& functions,
-                                      const double* eri, bool exchange) const {
-    scatter_roles<LaneExtents<Class>, kLooped>(functions, eri, density, add.bind(), exchange);
+                                      const double* eri, bool exchange, bool coulomb) const {
+    scatter_roles<LaneExtents<Class>, kLooped>(functions, eri, density, add.bind(), exchange,
+                                               coulomb);
   }
 };
 
@@ -120,7 +121,7 @@ struct StoreSink {
   std::int64_t first = 0;
 
   KOKKOS_INLINE_FUNCTION void quartet(std::int64_t t, const LaneFunctions<Class>& functions,
-                                      const double* eri, bool) const {
+                                      const double* eri, bool, bool) const {
     using Lane = LaneExtents<Class>;
     using Whole = QuartetExtents<Class>;
     double* block = &buffer((t - first) * Whole::size);
@@ -315,7 +316,7 @@ struct ClassQuartets {
     eri_lane<Class>(pairs, boys, bra, ket, functions.lane, eri, screen.primitive_cutoff(bra, ket));
     Impl::block_for<(Class::integrals <= kMostUnrolledIntegrals), Class::lane_integrals>(
         [&](int k) { eri[k] *= weight; });
-    sink.quartet(t, functions, eri, exchange);
+    sink.quartet(t, functions, eri, exchange, screen.coulomb);
   }
 };
 
@@ -339,7 +340,8 @@ struct ScatterBuffered {
     BlockFunctions functions;
     quartet_layout(pairs, bra, ket, false, functions.first);
     scatter_roles<QuartetExtents<Class>>(functions, &buffer((t - first) * Class::integrals),
-                                         density, add.bind(), screen.needs_exchange(bra, ket));
+                                         density, add.bind(), screen.needs_exchange(bra, ket),
+                                         screen.coulomb);
   }
 };
 

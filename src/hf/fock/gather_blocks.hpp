@@ -86,7 +86,7 @@ struct GatherBlocks {
     if (shells.functions(s) > kF || shells.functions(t) > kF) return;
     double acc[kF][kF] = {};
     const int pair = shells.pair_of(s, t);
-    if (pair >= 0) {
+    if (pair >= 0 && screen.coulomb) {
       // Coulomb, bra: the pair is the quartets' bra; all its kets.
       const int p = data.bra_position(pair);
       if (p >= p_begin && p < p_end) {

@@ -47,6 +47,9 @@ struct QuartetScreen {
   double threshold = 0.0;
   bool by_density = false;
   bool primitive_screen = true;
+  // false: the build makes the exchange updates alone (G = -K/2), a J engine builds J apart
+  // (fock_algorithm: split); a quartet is then kept only where its exchange updates need it.
+  bool coulomb = true;
 
   // Each test reads a quartet's two pairs as ScreenedPair, from the plan's per-position copies
   // (class_data.hpp) or by pair index (`screened`): the same numbers either way, so every kernel
@@ -61,6 +64,7 @@ struct QuartetScreen {
   }
 
   KOKKOS_INLINE_FUNCTION bool keeps(const ScreenedPair& bra, const ScreenedPair& ket) const {
+    if (!coulomb && by_density) return needs_exchange(bra, ket);
     return bra.bound * ket.bound * coupled_density(bra, ket) >= threshold;
   }
   KOKKOS_INLINE_FUNCTION bool keeps(int bra, int ket) const {

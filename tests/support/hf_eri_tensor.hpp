@@ -1,0 +1,25 @@
+// What the G build's and the J engine's tests build from: two waters, a random density, and
+// the whole ERI tensor of the production integrals (hf/integrals/integrals_host.hpp), from which
+// a test sums G or J function by function.
+#pragma once
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hf/basis/molecular_basis.hpp"
+
+namespace kmini::testing {
+
+// Two waters 3 angstrom apart in the basis of inputs/basis/`basis_file`: every class of its
+// shells, and pairs between the molecules that Schwarz and density screening drop at loose
+// thresholds.
+hf::MolecularBasis two_waters(const std::string& basis_file = "6-31g.gbs");
+
+// A symmetric density whose elements' magnitudes spread over `decades` decades below 1.
+std::vector<double> random_density(int n, double decades, std::mt19937_64& rng);
+
+// (ij|kl) for every four functions, each canonical pair's block placed at its 8 permutations.
+std::vector<double> eri_tensor(const hf::MolecularBasis& basis);
+
+}  // namespace kmini::testing
