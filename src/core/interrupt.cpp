@@ -1,6 +1,7 @@
 #include "core/interrupt.hpp"
 
 #include <signal.h>
+#include <time.h>
 
 #include <csignal>
 
@@ -9,14 +10,33 @@ namespace kmini::interrupt {
 namespace {
 
 volatile std::sig_atomic_t g_received = 0;
+// When the first arrived (CLOCK_MONOTONIC, written once, by the first handler).
+volatile long g_first_seconds = 0, g_first_nanoseconds = 0;
+
+// A repeat within this of the first is the same request: GNU timeout sends its signal to the
+// process and then to its process group, and a shell's job control may do alike; ended by such
+// a pair, a run lost its whole report. A person's second Ctrl-C comes later than this.
+constexpr double kSameRequestSeconds = 0.25;
+
+double seconds_since_first() {
+  struct timespec now {};
+  clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe
+  return static_cast<double>(now.tv_sec - g_first_seconds) +
+         1e-9 * static_cast<double>(now.tv_nsec - g_first_nanoseconds);
+}
 
 extern "C" void on_signal(int signal) {
   if (g_received != 0) {
-    // The second: the default action, now (both calls are async-signal-safe).
+    if (seconds_since_first() < kSameRequestSeconds) return;
+    // A later one: the default action, now (both calls are async-signal-safe).
     std::signal(signal, SIG_DFL);
     std::raise(signal);
     return;
   }
+  struct timespec now {};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  g_first_seconds = now.tv_sec;
+  g_first_nanoseconds = now.tv_nsec;
   g_received = signal;
 }
 

@@ -1,10 +1,11 @@
 // SIGINT, SIGTERM and SIGHUP during `kmini run`: the first stops the run at its next safe point,
-// so that the report is written with what finished, marked INTERRUPTED; a second ends the process
-// at once, as the signal's default would. Safe points come between points, variants and
-// repetitions, and inside long loops (an SCF's cycles, himeno's iterations, the end of each hf G
-// build, which stops launching at its next class, batch or chunk once received() says so), where
-// stop_if_requested throws Interrupted for the runner to catch: the variant under way is left
-// out, those before it kept.
+// so that the report is written with what finished, marked INTERRUPTED; a second, a quarter of a
+// second or more after the first, ends the process at once, as the signal's default would
+// (sooner, it is the same request sent twice, as GNU timeout sends it). Safe points come between
+// points, variants and repetitions, and inside long loops (an SCF's cycles, himeno's iterations,
+// the end of each hf G build, which stops launching at its next class, batch or chunk once
+// received() says so), where stop_if_requested throws Interrupted for the runner to catch: the
+// variant under way is left out, those before it kept.
 #pragma once
 
 #include <exception>
