@@ -164,7 +164,7 @@ template <int BraKind, int KetDegree>
 struct JClass {
   static constexpr int la = bra_l_of_kind(BraKind), lb = ket_l_of_kind(BraKind);
   static constexpr int bra_degree = la + lb, degree = bra_degree + KetDegree;
-  static constexpr int n_bra = components_up_to(bra_degree), n_ket = components_up_to(KetDegree);
+  static constexpr int n_bra = components_up_to(bra_degree);
   static constexpr int na = functions_of_l(la), nb = functions_of_l(lb);
 
   ShellPairs<Memory> pairs;
