@@ -11,15 +11,19 @@
 #     instead, says where, still prints its summary, and exits 4; where that would replace the
 #     input (a run from the input's folder, its report named as the input), to $TMPDIR.
 #
-#   tests/regression/test_killed_runs.sh PATH/TO/kmini SCRATCH_DIR
+#   - under mpirun, a SIGTERM to mpirun and its process group (as GNU timeout sends it) leaves the
+#     finished results in rank 0's report.
+#
+#   tests/regression/test_killed_runs.sh PATH/TO/kmini SCRATCH_DIR [MPIRUN]
 set -uo pipefail
 # Job control: a background job of a script otherwise ignores SIGINT, and kmini keeps a signal
 # its caller ignores.
 set -m
 
-[ $# -eq 2 ] || { echo "usage: $0 KMINI SCRATCH_DIR" >&2; exit 1; }
+[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 KMINI SCRATCH_DIR [MPIRUN]" >&2; exit 1; }
 kmini=$(realpath "$1")
 scratch=$(realpath -m "$2")
+mpirun=${3-}
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 check() { echo "check: $*"; }
@@ -175,4 +179,18 @@ grep -q '^  status: "VALID"$' "$scratch/r-full.yaml" || fail "no report with /de
 status=${PIPESTATUS[0]}
 [ $status -eq 4 ] || fail "exit $status into a closed pipe, expected 4: $(cat "$scratch/err-pipe.txt")"
 grep -q '^  status: "VALID"$' "$scratch/r-pipe.yaml" || fail "no report with a closed pipe"
+if [ -n "$mpirun" ]; then
+  check "timeout's SIGTERM to mpirun and its group: exit 124, rank 0's report INTERRUPTED"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+  set +m  # timeout's own process group, as a shell script's timeout gets
+  sed 's/^repetitions: 20$/repetitions: 400/' "$scratch/long.yaml" >"$scratch/mpi-long.yaml"
+  timeout 10 "$mpirun" -np 2 --oversubscribe "$kmini" run "$scratch/mpi-long.yaml" --ceiling-elements 0 \
+    --report "$scratch/r-mpi.yaml" >"$scratch/out-mpi.txt" 2>&1
+  status=$?
+  set -m
+  [ $status -eq 124 ] || fail "exit $status, expected timeout's 124: $(tail -5 "$scratch/out-mpi.txt")"
+  grep -q '^  status: "INTERRUPTED"$' "$scratch/r-mpi.yaml" ||
+    fail "no INTERRUPTED report from mpirun: $(tail -5 "$scratch/out-mpi.txt")"
+  grep -q 'elements: 200001' "$scratch/r-mpi.yaml" || fail "the first point is not in the report"
+fi
 echo "PASS"

@@ -1,5 +1,6 @@
 #include "support/hf_eri_tensor.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -77,6 +78,13 @@ std::vector<double> eri_tensor(const hf::MolecularBasis& basis) {
     }
   }
   return eri;
+}
+
+double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double largest = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    largest = std::max(largest, std::abs(a[k] - b[k]));
+  return largest;
 }
 
 }  // namespace kmini::testing

@@ -1,6 +1,6 @@
 // What the G build's and the J engine's tests build from: two waters, a random density, and
 // the whole ERI tensor of the production integrals (hf/integrals/integrals_host.hpp), from which
-// a test sums G or J function by function.
+// a test sums G or J function by function, and how far two matrices are apart.
 #pragma once
 
 #include <random>
@@ -21,5 +21,8 @@ std::vector<double> random_density(int n, double decades, std::mt19937_64& rng);
 
 // (ij|kl) for every four functions, each canonical pair's block placed at its 8 permutations.
 std::vector<double> eri_tensor(const hf::MolecularBasis& basis);
+
+// max |a_k - b_k|.
+double largest_difference(const std::vector<double>& a, const std::vector<double>& b);
 
 }  // namespace kmini::testing

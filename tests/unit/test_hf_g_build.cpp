@@ -25,6 +25,7 @@ namespace kmini::hf {
 namespace {
 
 using kmini::testing::eri_tensor;
+using kmini::testing::largest_difference;
 using kmini::testing::random_density;
 using kmini::testing::two_waters;
 using Host = Kokkos::HostSpace;
@@ -82,13 +83,6 @@ Built build(const MolecularBasis& basis, const GBuildSettings& settings, const G
   for (const double c : builder.last().candidates)
     out.candidates += c;
   return out;
-}
-
-double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double largest = 0.0;
-  for (std::size_t k = 0; k < a.size(); ++k)
-    largest = std::max(largest, std::abs(a[k] - b[k]));
-  return largest;
 }
 
 TEST(HfGBuild, EveryUpdateGivesTheWholeTensorsGInOneChunkAndInMany) {

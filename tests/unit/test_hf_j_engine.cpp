@@ -17,6 +17,7 @@ namespace kmini::hf {
 namespace {
 
 using kmini::testing::eri_tensor;
+using kmini::testing::largest_difference;
 using kmini::testing::random_density;
 using kmini::testing::two_waters;
 using DeviceMatrix = Matrix<JEngine::Memory>;
@@ -60,13 +61,6 @@ Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double 
       built.j.push_back(out(i, k));
   built.interactions = engine.last().primitive_interactions;
   return built;
-}
-
-double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double largest = 0.0;
-  for (std::size_t k = 0; k < a.size(); ++k)
-    largest = std::max(largest, std::abs(a[k] - b[k]));
-  return largest;
 }
 
 // s and p (6-31G), d (6-31G*: every bra kind against every ket degree up to (dd|dd)'s), and a
