@@ -102,7 +102,7 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
              {
                  {"j_seconds", comm_.max(repeat_phases_.j),
                   "s: the J engine's part of the last G build from the converged density, "
-                  "slowest rank"},
+                  "slowest rank (in the default execution space, whatever the variant)"},
                  {"k_seconds", comm_.max(repeat_phases_.own - repeat_phases_.j),
                   "s: the exchange quartets' part of that build, slowest rank"},
                  {"j_primitive_interactions", comm_.sum(j_engine_->last().primitive_interactions),

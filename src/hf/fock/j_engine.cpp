@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <numeric>
 #include <string>
 
@@ -61,9 +62,10 @@ struct HermiteProduct {
 struct JEngine::Tables {
   ShellPairs<Memory> pairs;
   BoysTable<Memory> boys;
-  Kokkos::View<int*, Memory> kind;             // per pair
-  Kokkos::View<double*, Memory> bound;         // per pair: Schwarz Q
-  Kokkos::View<int*, Memory> hermite_begin;    // per product: its Hermite density's first entry
+  Kokkos::View<int*, Memory> kind;      // per pair
+  Kokkos::View<double*, Memory> bound;  // per pair: Schwarz Q
+  // Per product: its Hermite density's first entry (64-bit: at 512 waters the densities pass 2^31).
+  Kokkos::View<std::int64_t*, Memory> hermite_begin;
   Kokkos::View<double*, Memory> hermite;       // the ket products' Hermite densities, per build
   Kokkos::View<double*, Memory> pair_density;  // per pair: max |D| over its block, per build
   // This rank's bra pairs of each kind, and each degree's ket pairs, by Q descending.
@@ -86,7 +88,7 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   order_products_by_bound(host, product_bounds(host, kinds));
   const std::vector<double> bounds = schwarz_bounds(host, kinds);
 
-  std::vector<int> hermite_begin(host.products.extent(0) + 1, 0);
+  std::vector<std::int64_t> hermite_begin(host.products.extent(0) + 1, 0);
   for (std::size_t i = 0; i < list.size(); ++i) {
     const int degree = bra_l_of_kind(kinds[i]) + ket_l_of_kind(kinds[i]);
     for (int k = host.primitives_begin(i); k < host.primitives_begin(i + 1); ++k)
@@ -112,7 +114,8 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   t.boys = make_boys_table<Memory>();
   t.kind = view_of<Kokkos::View<int*, Memory>>("hf::j_pair_kind", kinds);
   t.bound = view_of<Kokkos::View<double*, Memory>>("hf::j_pair_bound", bounds);
-  t.hermite_begin = view_of<Kokkos::View<int*, Memory>>("hf::j_hermite_begin", hermite_begin);
+  t.hermite_begin =
+      view_of<Kokkos::View<std::int64_t*, Memory>>("hf::j_hermite_begin", hermite_begin);
   t.hermite = Kokkos::View<double*, Memory>("hf::j_hermite_density", hermite_begin.back());
   t.pair_density = Kokkos::View<double*, Memory>("hf::j_pair_density", list.size());
   for (int k = 0; k < kPairKinds; ++k)
@@ -134,7 +137,7 @@ namespace {
 template <int LA, int LB>
 KOKKOS_INLINE_FUNCTION void ket_hermite_density(const ShellPairs<Memory>& pairs,
                                                 const Matrix<Memory>& density, int pair,
-                                                const Kokkos::View<int*, Memory>& begin,
+                                                const Kokkos::View<std::int64_t*, Memory>& begin,
                                                 const Kokkos::View<double*, Memory>& hermite) {
   constexpr int n = components_up_to(LA + LB);
   const int fa = pairs.first_functions(pair, 0), fb = pairs.first_functions(pair, 1);
@@ -170,7 +173,8 @@ struct JClass {
   ShellPairs<Memory> pairs;
   BoysTable<Memory> boys;
   Kokkos::View<const double*, Memory> bound, pair_density, hermite;
-  Kokkos::View<const int*, Memory> hermite_begin, kets, bras;
+  Kokkos::View<const std::int64_t*, Memory> hermite_begin;
+  Kokkos::View<const int*, Memory> kets, bras;
   Matrix<Memory> j;
   double threshold, largest_density, largest_ket_bound;
 
