@@ -80,6 +80,36 @@ std::vector<double> eri_tensor(const hf::MolecularBasis& basis) {
   return eri;
 }
 
+std::vector<double> reference_j(const std::vector<double>& eri, const std::vector<double>& d,
+                                int n) {
+  std::vector<double> j(static_cast<std::size_t>(n) * n, 0.0);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      double sum = 0.0;
+      for (int l = 0; l < n; ++l)
+        for (int m = 0; m < n; ++m)
+          sum += d[l * n + m] * eri[((static_cast<std::size_t>(i) * n + k) * n + l) * n + m];
+      j[i * n + k] = sum;
+    }
+  return j;
+}
+
+std::vector<double> reference_g(const std::vector<double>& eri, const std::vector<double>& d,
+                                int n) {
+  std::vector<double> g(static_cast<std::size_t>(n) * n, 0.0);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double sum = 0.0;
+      for (int k = 0; k < n; ++k)
+        for (int l = 0; l < n; ++l)
+          sum +=
+              d[k * n + l] * (eri[((static_cast<std::size_t>(i) * n + j) * n + k) * n + l] -
+                              0.5 * eri[((static_cast<std::size_t>(i) * n + k) * n + j) * n + l]);
+      g[i * n + j] = sum;
+    }
+  return g;
+}
+
 double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double largest = 0.0;
   for (std::size_t k = 0; k < a.size(); ++k)

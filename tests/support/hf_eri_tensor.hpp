@@ -22,6 +22,13 @@ std::vector<double> random_density(int n, double decades, std::mt19937_64& rng);
 // (ij|kl) for every four functions, each canonical pair's block placed at its 8 permutations.
 std::vector<double> eri_tensor(const hf::MolecularBasis& basis);
 
+// From the tensor and a density (n x n, row-major): J_ij = sum_kl D_kl (ij|kl), and
+// G_ij = sum_kl D_kl ((ij|kl) - (ik|jl) / 2).
+std::vector<double> reference_j(const std::vector<double>& eri, const std::vector<double>& d,
+                                int n);
+std::vector<double> reference_g(const std::vector<double>& eri, const std::vector<double>& d,
+                                int n);
+
 // max |a_k - b_k|.
 double largest_difference(const std::vector<double>& a, const std::vector<double>& b);
 

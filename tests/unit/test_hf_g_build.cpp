@@ -27,29 +27,14 @@ namespace {
 using kmini::testing::eri_tensor;
 using kmini::testing::largest_difference;
 using kmini::testing::random_density;
+using kmini::testing::reference_g;
+using kmini::testing::reference_j;
 using kmini::testing::two_waters;
 using Host = Kokkos::HostSpace;
 using DeviceMatrix = Matrix<DeviceMemory>;
 
 // Every update of the table (hf/fock/g_update.hpp).
 const std::vector<GUpdate>& kUpdates = g_updates();
-
-// G_ij = sum_kl D_kl ((ij|kl) - (ik|jl) / 2).
-std::vector<double> reference_g(const std::vector<double>& eri, const std::vector<double>& d,
-                                int n) {
-  std::vector<double> g(static_cast<std::size_t>(n) * n, 0.0);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      double sum = 0.0;
-      for (int k = 0; k < n; ++k)
-        for (int l = 0; l < n; ++l)
-          sum +=
-              d[k * n + l] * (eri[((static_cast<std::size_t>(i) * n + j) * n + k) * n + l] -
-                              0.5 * eri[((static_cast<std::size_t>(i) * n + k) * n + j) * n + l]);
-      g[i * n + j] = sum;
-    }
-  return g;
-}
 
 DeviceMatrix device_matrix(const std::vector<double>& values, int n) {
   DeviceMatrix m("test::matrix", n, n);
@@ -113,12 +98,9 @@ TEST(HfGBuild, WithoutTheCoulombUpdatesEveryUpdateBuildsTheExchangeAlone) {
   const std::vector<double> d = random_density(n, 1.0, rng);
   const std::vector<double> eri = eri_tensor(basis);
   std::vector<double> want = reference_g(eri, d, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      for (int k = 0; k < n; ++k)
-        for (int l = 0; l < n; ++l)
-          want[i * n + j] -=
-              d[k * n + l] * eri[((static_cast<std::size_t>(i) * n + j) * n + k) * n + l];
+  const std::vector<double> j = reference_j(eri, d, n);
+  for (std::size_t k = 0; k < want.size(); ++k)
+    want[k] -= j[k];
   const DeviceMatrix density = device_matrix(d, n);
   for (const Screening screening : {Screening::schwarz, Screening::density}) {
     for (const GUpdate& update : kUpdates) {

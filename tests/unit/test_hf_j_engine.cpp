@@ -19,23 +19,9 @@ namespace {
 using kmini::testing::eri_tensor;
 using kmini::testing::largest_difference;
 using kmini::testing::random_density;
+using kmini::testing::reference_j;
 using kmini::testing::two_waters;
 using DeviceMatrix = Matrix<JEngine::Memory>;
-
-// J_ij = sum_kl D_kl (ij|kl).
-std::vector<double> reference_j(const std::vector<double>& eri, const std::vector<double>& d,
-                                int n) {
-  std::vector<double> j(static_cast<std::size_t>(n) * n, 0.0);
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < n; ++k) {
-      double sum = 0.0;
-      for (int l = 0; l < n; ++l)
-        for (int m = 0; m < n; ++m)
-          sum += d[l * n + m] * eri[((static_cast<std::size_t>(i) * n + k) * n + l) * n + m];
-      j[i * n + k] = sum;
-    }
-  return j;
-}
 
 struct Built {
   std::vector<double> j;
