@@ -150,7 +150,7 @@ std::vector<int> random_permutation(int n, unsigned seed) {
 }
 
 // Paths of the every-variant sweep: many more than a team or a vector, few enough that the 512
-// results take seconds; fewer in the sanitizers' unoptimised build.
+// results take seconds; fewer in the sanitizers' slow build.
 #if defined(KMINI_SANITIZED)
 constexpr int kSweepPaths = 200;
 #else

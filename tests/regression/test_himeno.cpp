@@ -117,9 +117,9 @@ TEST_P(HimenoXS, EveryVariantAtOneAndThreeIterations) {
 TEST_P(HimenoXS, HundredIterations) {
   // p stays equal to the reference bit for bit over a long run. Where the build is optimised,
   // every variant but block_aggregated: its team barrier per point crawls when the host's cores
-  // are shared (ctest -j), and it is covered at 1 and 3 iterations. Under the sanitizers (-O0,
-  // about 10 s a variant) the device sweep with the tree and the host loops with OpenMP, the two
-  // sweep codes.
+  // are shared (ctest -j), and it is covered at 1 and 3 iterations. Under the sanitizers (slow even
+  // at -Og, seconds a variant) the device sweep with the tree and the host loops with OpenMP, the
+  // two sweep codes.
 #if defined(KMINI_SANITIZED)
   const std::vector<std::string> variants{"kokkos_reduce", "cpu_openmp"};
 #else
@@ -315,9 +315,9 @@ TEST_P(HimenoTemporal, EveryStepCountAndUpdateBitForBitOnAnOddGrid) {
   // 12 iterations end with a pass at 2, 3 and 4 steps a pass; 13 with a single sweep after
   // passes. Teams of 7 x 7 threads (packs) divide no extent, and runs of at most 5 of the 17
   // planes split them 5, 4, 4, 4: every tile and run edge is inside the grid somewhere.
-  // Under the sanitizers (-O0) two sinks, two step counts, 4 and 5 iterations (a pass or two,
-  // and a pass and a single sweep) and the swap alone (the update is the solver's, after the pass;
-  // the optimised build runs both).
+  // Under the sanitizers (slow even at -Og) two sinks, two step counts, 4 and 5 iterations (a pass
+  // or two, and a pass and a single sweep) and the swap alone (the update is the solver's, after
+  // the pass; the optimised build runs both).
 #if defined(KMINI_SANITIZED)
   const std::string variants = "[kokkos_reduce, block_aggregated]", steps = "[2, 4]";
   const std::string iterations = "[4, 5]", updates = "swap";
