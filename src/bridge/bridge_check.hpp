@@ -21,6 +21,7 @@
 #include "core/app.hpp"
 #include "core/atomic_file.hpp"
 #include "core/comm.hpp"
+#include "core/interrupt.hpp"
 #include "core/view_of.hpp"
 
 namespace kmini::bridge {
@@ -29,6 +30,9 @@ namespace kmini::bridge {
 constexpr std::int64_t kSampledPaths = 4096;
 // validate: full checks paths in batches of this many, to bound the host copy.
 constexpr std::int64_t kCheckBatch = 65536;
+// The host's check looks for a signal every this many paths: a path of many steps takes
+// hundreds of microseconds there, and the whole sample seconds.
+constexpr std::size_t kPathsBetweenSignalChecks = 64;
 
 // The largest |error| a generated value may have, from how rounding errors propagate through
 // equation (5): each point adds a few roundings of its terms' size to the larger of its
@@ -66,7 +70,10 @@ class PathCheck {
                               layout_.dim};
     double worst = 0.0, worst_normal = 0.0;
     std::ostringstream dump;
-    for (std::size_t begin = 0; begin < picks.size(); begin += kCheckBatch) {
+    // A signal ends this rank's loops at once; every rank then meets at the safe point below,
+    // which ends the variant, before the sums (ranks' shares of the picks can differ).
+    bool signalled = false;
+    for (std::size_t begin = 0; begin < picks.size() && !signalled; begin += kCheckBatch) {
       const std::size_t count = std::min<std::size_t>(kCheckBatch, picks.size() - begin);
       const std::vector<std::int64_t> batch(picks.begin() + begin, picks.begin() + begin + count);
       const auto batch_view = view_of<Kokkos::View<std::int64_t*, Memory>>("bridge::picks", batch);
@@ -77,6 +84,7 @@ class PathCheck {
       const auto host_normals = Kokkos::create_mirror_view_and_copy(HostMemory(), normals);
       const auto host_output = Kokkos::create_mirror_view_and_copy(HostMemory(), output);
       for (std::size_t i = 0; i < count; ++i) {
+        if (i % kPathsBetweenSignalChecks == 0 && (signalled = interrupt::received() != 0)) break;
         const std::int64_t path = setup_.first_path + batch[i];
         std::vector<double> z(static_cast<std::size_t>(width));
         for (int j = 0; j < width; ++j) {
@@ -90,6 +98,7 @@ class PathCheck {
         if (!setup_.dump.empty()) write_dump_lines(dump, host_normals, host_output, i);
       }
     }
+    interrupt::stop_if_requested(comm_);
     checked_paths_ = comm_.sum(static_cast<double>(picks.size()));
     if (!setup_.dump.empty()) write_dump(dump.str(), variant);
     const std::string paths =

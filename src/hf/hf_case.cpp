@@ -53,6 +53,7 @@ HfCase::HfCase(const Params& params, const RunContext& context)
   if (setup_.fock_algorithm == FockAlgorithm::split) {
     JEngineSettings j_settings;
     j_settings.threshold = setup_.screening_threshold;
+    j_settings.stop_requested = settings.stop_requested;
     j_engine_ = std::make_unique<JEngine>(basis_, j_settings, comm_.rank(), comm_.size());
   }
   lap(setup_times_.g_builder);
@@ -212,6 +213,8 @@ BuildRow HfCase::row_of_last_build(bool full) const {
   row.largest_density = record.largest_density;
   for (const double seconds : record.seconds)
     row.class_seconds.push_back(comm_.max(seconds));
+  const double j_launch = j_engine_ ? j_engine_->last().longest_chunk_seconds : 0.0;
+  row.longest_launch = comm_.max(std::max(record.longest_chunk_seconds, j_launch));
   return row;
 }
 

@@ -49,10 +49,12 @@ void HfCase::add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& ou
     energies.push_back(step.energy);
     g_seconds.push_back(step.g_seconds);
   }
+  double longest_launch = repeat_row_.longest_launch;
   for (const BuildRow& row : scf_builds_.at(variant.index)) {
     computed.push_back(row.computed);
     screened.push_back(plan.candidates - row.computed);
     full.push_back(row.full ? 1.0 : 0.0);
+    longest_launch = std::max(longest_launch, row.longest_launch);
   }
   const double g_min = *std::min_element(g_seconds.begin(), g_seconds.end());
   const double g_max = *std::max_element(g_seconds.begin(), g_seconds.end());
@@ -73,6 +75,9 @@ void HfCase::add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& ou
                   "over the SCF's G builds (values: per build)", computed},
                  {"scf_quartets_screened", std::accumulate(screened.begin(), screened.end(), 0.0),
                   "over the SCF's G builds, of the unique quartets (values: per build)", screened},
+                 {"longest_launch_seconds", longest_launch,
+                  "s, slowest rank: the longest of the G builds' kernel launches between two "
+                  "checks for a signal (the SCF's and the repeated builds')"},
              });
 }
 

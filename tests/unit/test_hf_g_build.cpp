@@ -169,6 +169,59 @@ TEST(HfGBuild, AskedToStopABuildLaunchesNoMoreChunks) {
   }
 }
 
+// Chunks that outlast their bound (timed_chunks.hpp): the next ones aim at half of it, never
+// below the floor nor above the first; chunks within it stay as they are.
+TEST(HfTimedChunks, ALaunchOverTheBoundMakesTheNextOnesSmallerInProportion) {
+  TimedChunks chunks(1000, 10, 0.25);
+  chunks.took(0.2);
+  EXPECT_EQ(chunks.size(), 1000);
+  chunks.took(1.0);  // four times the bound: an eighth, to take half of it
+  EXPECT_EQ(chunks.size(), 125);
+  chunks.took(0.01);
+  EXPECT_EQ(chunks.size(), 125);
+  chunks.took(100.0);
+  EXPECT_EQ(chunks.size(), 10);
+  EXPECT_EQ(chunks.longest(), 100.0);
+  EXPECT_EQ(TimedChunks(50, 100, 0.25).size(), 50);
+  TimedChunks floor_above(50, 100, 0.25);
+  floor_above.took(1.0);
+  EXPECT_EQ(floor_above.size(), 50);
+}
+
+// The G build times its launches: with a bound no launch can keep (0 s) every class's chunks
+// fall to the floor after its first, so the build asks whether to stop far more often, and
+// computes the same quartets and the same G. A builder that never timed its chunks would ask
+// as often with either bound.
+int g_questions = 0;
+bool count_the_question() {
+  ++g_questions;
+  return false;
+}
+
+TEST(HfGBuild, LaunchesOverTheirBoundAreCutSmallerWithTheSameG) {
+  const MolecularBasis basis = two_waters();
+  std::mt19937_64 rng(17);
+  const DeviceMatrix density =
+      device_matrix(random_density(basis.functions, 8.0, rng), basis.functions);
+  for (const GUpdate& update : kUpdates) {
+    GBuildSettings settings;
+    settings.threshold = 1e-6;
+    settings.chunk_quartets = 970;
+    settings.smallest_chunk_quartets = 97;
+    settings.stop_requested = count_the_question;
+    g_questions = 0;
+    const Built kept = build(basis, settings, update, density);
+    const int asked_within_bound = g_questions;
+    settings.launch_seconds = 0.0;
+    g_questions = 0;
+    const Built cut = build(basis, settings, update, density);
+    EXPECT_GT(kept.computed, 0.0) << update.name;
+    EXPECT_EQ(cut.computed, kept.computed) << update.name;
+    EXPECT_LT(largest_difference(cut.g, kept.g), 1e-12) << update.name;
+    EXPECT_GT(g_questions, 3 * asked_within_bound) << update.name;
+  }
+}
+
 // What the trial's tests start from: two waters, a random density, the plain build's G, and
 // the device's candidates.
 struct TrialCase {

@@ -28,7 +28,8 @@ struct Built {
   double interactions = 0.0;
 };
 
-Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double threshold) {
+Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double threshold,
+              JEngineSettings settings = {}) {
   const int n = basis.functions;
   DeviceMatrix density("test::density", n, n), j("test::j", n, n);
   const auto host = Kokkos::create_mirror_view(density);
@@ -36,7 +37,6 @@ Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double 
     for (int k = 0; k < n; ++k)
       host(i, k) = d[i * n + k];
   Kokkos::deep_copy(density, host);
-  JEngineSettings settings;
   settings.threshold = threshold;
   JEngine engine(basis, settings);
   engine.add(density, j);  // j starts at zero
@@ -82,6 +82,43 @@ TEST(HfJEngine, TheDensityScreenDropsInteractionsWithinItsBound) {
   const double pairs = static_cast<double>(basis.shells.size() * (basis.shells.size() + 1) / 2);
   EXPECT_LT(largest_difference(screened.j, whole.j), 1e-7 * pairs);
   EXPECT_GT(largest_difference(screened.j, whole.j), 0.0);
+}
+
+// The engine launches each class's bra pairs in chunks, timed (timed_chunks.hpp): with a bound
+// no launch keeps (0 s) they fall to one bra pair each after the first, asked before each
+// whether to stop, and J is the same; asked to stop at once, it adds nothing.
+int j_questions = 0;
+bool count_j_question() {
+  ++j_questions;
+  return false;
+}
+bool stop_at_once() {
+  return true;
+}
+
+TEST(HfJEngine, ChunksOfBraPairsOverTheirBoundAreCutSmallerWithTheSameJ) {
+  const MolecularBasis basis = two_waters("6-31g-star.gbs");
+  const int n = basis.functions;
+  std::mt19937_64 rng(31);
+  const std::vector<double> d = random_density(n, 1.0, rng);
+  JEngineSettings settings;
+  settings.chunk_bras = 16;
+  settings.smallest_chunk_bras = 1;
+  settings.stop_requested = count_j_question;
+  j_questions = 0;
+  const Built kept = build_j(basis, d, 1e-12, settings);
+  const int asked_within_bound = j_questions;
+  settings.launch_seconds = 0.0;
+  j_questions = 0;
+  const Built cut = build_j(basis, d, 1e-12, settings);
+  EXPECT_GT(kept.interactions, 0.0);
+  EXPECT_EQ(cut.interactions, kept.interactions);
+  EXPECT_EQ(largest_difference(cut.j, kept.j), 0.0);  // each bra pair's block is its own
+  EXPECT_GT(j_questions, 3 * asked_within_bound);
+  settings.stop_requested = stop_at_once;
+  const Built stopped = build_j(basis, d, 1e-12, settings);
+  EXPECT_EQ(stopped.interactions, 0.0);
+  EXPECT_EQ(largest_difference(stopped.j, std::vector<double>(n * n, 0.0)), 0.0);
 }
 
 }  // namespace

@@ -196,6 +196,15 @@ void GBuilder::make_plan() {
   host_.reset();
   kept_.assign(plan_.classes.size(), 0.0);
   coulomb_only_.assign(plan_.classes.size(), 0.0);
+  // A launch's time grows with its quartets' integrals: a class's first chunks hold about as
+  // many as chunk_quartets quartets of 64 integrals, and time then sizes them (TimedChunks).
+  chunks_.clear();
+  for (std::size_t i = 0; i < plan_.classes.size(); ++i)
+    with_class(plan_, i, [&](auto cls) {
+      const std::int64_t by_integrals = settings_.chunk_quartets * 64 / decltype(cls)::integrals;
+      chunks_.emplace_back(std::min(settings_.chunk_quartets, by_integrals),
+                           settings_.smallest_chunk_quartets, settings_.launch_seconds);
+    });
 }
 
 template <class Memory>
@@ -246,6 +255,7 @@ void GBuilder::screen(const Matrix<DeviceMemory>& density, Build& build) {
   coulomb_only_.assign(classes, 0.0);
   build.host_offsets.assign(classes, {});
   last_.largest_density = 0.0;
+  last_.longest_chunk_seconds = 0.0;
   if (settings_.screening == Screening::schwarz) {
     for (std::size_t i = 0; i < classes; ++i) {
       build.totals[i] = plan_.classes[i].quartets();

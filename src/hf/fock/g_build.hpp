@@ -13,6 +13,7 @@
 
 #include "hf/basis/molecular_basis.hpp"
 #include "hf/fock/g_update.hpp"
+#include "hf/fock/timed_chunks.hpp"
 #include "hf/integrals/shell_pairs.hpp"
 #include "hf/screening/quartet_plan.hpp"
 #include "hf/screening/quartet_screen.hpp"
@@ -32,8 +33,12 @@ struct GBuildSettings {
   double threshold = 1e-12;
   bool primitive_screening = true;          // the contraction's own screen (eri.hpp)
   double batch_bytes = 1024.0 * 1048576.0;  // bounds the buffer of kernel_split and host_update
-  // Candidates screened per kernel launch: the list of those kept takes 4 bytes each.
+  // Candidates screened per kernel launch at most: the list of those kept takes 4 bytes each.
+  // A class's chunks start smaller by its integrals per quartet, and shrink where one takes
+  // longer than launch_seconds, down to smallest_chunk_quartets (timed_chunks.hpp).
   std::int64_t chunk_quartets = std::int64_t{1} << 25;
+  std::int64_t smallest_chunk_quartets = std::int64_t{1} << 14;
+  double launch_seconds = TimedChunks::kBoundSeconds;
   // false: the exchange updates alone, G = -K/2, for a J engine to add J (fock_algorithm: split);
   // quartets whose exchange updates the density screen drops are then not computed at all.
   bool coulomb = true;
@@ -45,11 +50,12 @@ struct GBuildSettings {
 
 // What one G build did on this rank, class by class (in the plan's order).
 struct GBuildRecord {
-  std::vector<double> seconds;       // each class's time, fenced on both sides
-  std::vector<double> candidates;    // the quartets of this build's prefixes
-  std::vector<double> computed;      // those the screen kept: the quartets computed
-  std::vector<double> coulomb_only;  // those of them whose exchange updates the screen skipped
-  double largest_density = 0.0;      // max |D| of the build's density (density screening)
+  std::vector<double> seconds;         // each class's time, fenced on both sides
+  std::vector<double> candidates;      // the quartets of this build's prefixes
+  std::vector<double> computed;        // those the screen kept: the quartets computed
+  std::vector<double> coulomb_only;    // those of them whose exchange updates the screen skipped
+  double largest_density = 0.0;        // max |D| of the build's density (density screening)
+  double longest_chunk_seconds = 0.0;  // the longest launch between two stop checks
 
   double total_computed() const;
   double total_seconds() const;
@@ -172,6 +178,7 @@ class GBuilder {
   GBuildRecord last_;
   std::vector<double> kept_;          // per class, the quartets this build has computed so far
   std::vector<double> coulomb_only_;  // per class, those of them without exchange updates
+  std::vector<TimedChunks> chunks_;   // per class, the size of its next chunk
   double batch_capacity_ = 0.0;
   std::unique_ptr<Tables<DeviceMemory>> device_;
   std::unique_ptr<Tables<Kokkos::HostSpace>> host_;  // made when a host variant first runs

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "core/host_backends.hpp"
+#include "core/timing.hpp"
 #include "hf/fock/g_build_state.hpp"
 #include "hf/fock/gather_blocks.hpp"
 #include "hf/fock/quartet_launch.hpp"
@@ -67,13 +68,16 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
       return *host_;
   }
   ();
-  const std::int64_t chunk = std::min(count, settings_.chunk_quartets);
-  if (static_cast<std::int64_t>(t.kept_list.extent(0)) < chunk)
+  // Chunks only shrink: the list that holds the first holds every later one.
+  TimedChunks& chunks = chunks_[i];
+  const std::int64_t largest = std::min(count, chunks.size());
+  if (static_cast<std::int64_t>(t.kept_list.extent(0)) < largest)
     t.kept_list = KeptList<Memory>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), chunk);
-  for (std::int64_t begin = first; begin < first + count; begin += chunk) {
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), largest);
+  for (std::int64_t begin = first; begin < first + count;) {
     if (stopping()) return;
-    const int candidates = static_cast<int>(std::min(chunk, first + count - begin));
+    const Clock::time_point start = Clock::now();
+    const int candidates = static_cast<int>(std::min(chunks.size(), first + count - begin));
     Kokkos::deep_copy(t.kept_count, 0);
     const ListKept<Exec> list{t.classes[i], t.screen,    begin, candidates, ListKept<Exec>::kWindow,
                               t.kept_list,  t.kept_count};
@@ -84,6 +88,13 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
     kept_[i] += static_cast<double>(parts.total());
     coulomb_only_[i] += parts.coulomb;
     compute_listed<Class>(stem, i, t, begin, parts, sink);
+    // The next chunk's listing waited for this one's quartets anyway; fenced here, its time is
+    // the chunk's.
+    Exec().fence();
+    const double seconds = seconds_since(start);
+    chunks.took(seconds);
+    last_.longest_chunk_seconds = std::max(last_.longest_chunk_seconds, seconds);
+    begin += candidates;
   }
 }
 

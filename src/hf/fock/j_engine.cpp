@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/timing.hpp"
 #include "core/view_of.hpp"
 #include "hf/basis/cartesian.hpp"
 #include "hf/integrals/boys.hpp"
@@ -122,6 +123,9 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
     t.bra_pairs[k] = view_of<Kokkos::View<int*, Memory>>("hf::j_bra_pairs", bra[k]);
   for (int d = 0; d < kKetDegrees; ++d)
     t.ket_pairs[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_ket_pairs", ket[d]);
+  chunks_.assign(
+      kPairKinds * kKetDegrees,
+      TimedChunks(settings.chunk_bras, settings.smallest_chunk_bras, settings.launch_seconds));
 }
 
 JEngine::~JEngine() = default;
@@ -270,12 +274,25 @@ void JEngine::add_class(const Matrix<Memory>& j, double largest_density) {
                                            t.threshold,
                                            largest_density,
                                            t.largest_ket_bound[KetDegree]};
-  double interactions = 0.0;
-  Kokkos::parallel_reduce(
-      "hf::j_engine_" + std::to_string(BraKind) + "_" + std::to_string(KetDegree),
-      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(0, bras.extent_int(0)), functor,
-      interactions);
-  last_.primitive_interactions += interactions;
+  const std::string label =
+      "hf::j_engine_" + std::to_string(BraKind) + "_" + std::to_string(KetDegree);
+  TimedChunks& chunks = chunks_[BraKind * kKetDegrees + KetDegree];
+  for (std::int64_t begin = 0; begin < bras.extent_int(0);) {
+    if (settings_.stop_requested != nullptr && settings_.stop_requested()) return;
+    const Clock::time_point start = Clock::now();
+    const std::int64_t end = std::min<std::int64_t>(begin + chunks.size(), bras.extent_int(0));
+    double interactions = 0.0;
+    // The reduction's result on the host fences the launch: its time is the chunk's.
+    Kokkos::parallel_reduce(label,
+                            Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(
+                                static_cast<int>(begin), static_cast<int>(end)),
+                            functor, interactions);
+    last_.primitive_interactions += interactions;
+    const double seconds = seconds_since(start);
+    chunks.took(seconds);
+    last_.longest_chunk_seconds = std::max(last_.longest_chunk_seconds, seconds);
+    begin = end;
+  }
 }
 
 void JEngine::add(const Matrix<Memory>& density, const Matrix<Memory>& j) {

@@ -18,6 +18,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "hf/basis/molecular_basis.hpp"
+#include "hf/fock/timed_chunks.hpp"
 #include "hf/integrals/shell_pairs.hpp"
 #include "hf/screening/quartet_screen.hpp"
 
@@ -25,12 +26,21 @@ namespace kmini::hf {
 
 struct JEngineSettings {
   double threshold = 1e-12;  // on Q_ab Q_cd max|D_cd|
+  // Asked before each chunk of bra pairs, as GBuildSettings::stop_requested: once it says yes,
+  // the build launches nothing more and leaves J unfinished. Null: never.
+  bool (*stop_requested)() = nullptr;
+  // Bra pairs per launch: a GPU's threads at first, fewer where a launch takes longer than
+  // launch_seconds, down to a few warps (timed_chunks.hpp).
+  std::int64_t chunk_bras = std::int64_t{1} << 16;
+  std::int64_t smallest_chunk_bras = 256;
+  double launch_seconds = TimedChunks::kBoundSeconds;
 };
 
 // What the last build did.
 struct JEngineRecord {
   double seconds = 0.0;
   double primitive_interactions = 0.0;  // (bra product, ket product) pairs: R evaluated
+  double longest_chunk_seconds = 0.0;   // the longest launch between two stop checks
 };
 
 class JEngine {
@@ -59,6 +69,8 @@ class JEngine {
 
   JEngineSettings settings_;
   std::unique_ptr<Tables> tables_;
+  // Per class (bra kind, ket degree), the bra pairs of its next launch.
+  std::vector<TimedChunks> chunks_;
   JEngineRecord last_;
 };
 

@@ -1,0 +1,46 @@
+// Work launched chunk by chunk, each chunk kept short in time, so that a stop request asked
+// between chunks (a signal: GBuildSettings::stop_requested) is seen within a bound however large
+// the cluster. The G build and the J engine size their chunks by count; a chunk that outlasts
+// the bound makes the ones after it smaller in proportion, aiming at half the bound, never below
+// a floor that keeps a launch worth its overhead. Where the work is cut changes no result: each
+// quartet's contributions, and each bra pair's J block, are the same whichever chunk holds them.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace kmini::hf {
+
+class TimedChunks {
+ public:
+  // The longest a launch should take by default: the process then ends well within a second
+  // of a signal.
+  static constexpr double kBoundSeconds = 0.25;
+
+  // Chunks of `size` at first, never below `smallest` (nor above the first) once they shrink,
+  // each meant to take under `bound_seconds`.
+  TimedChunks(std::int64_t size, std::int64_t smallest, double bound_seconds = kBoundSeconds)
+      : size_(std::max<std::int64_t>(1, size)),
+        smallest_(std::clamp<std::int64_t>(smallest, 1, size_)),
+        bound_(bound_seconds) {}
+
+  std::int64_t size() const { return size_; }
+
+  // The chunk just launched took `seconds`, fenced.
+  void took(double seconds) {
+    longest_ = std::max(longest_, seconds);
+    if (seconds <= bound_) return;
+    const double shrunk = static_cast<double>(size_) * 0.5 * bound_ / seconds;
+    size_ = std::max(smallest_, std::min(size_, static_cast<std::int64_t>(shrunk)));
+  }
+
+  // The longest chunk so far.
+  double longest() const { return longest_; }
+
+ private:
+  std::int64_t size_, smallest_;
+  double bound_;
+  double longest_ = 0.0;
+};
+
+}  // namespace kmini::hf
