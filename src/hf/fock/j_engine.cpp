@@ -164,15 +164,24 @@ KOKKOS_INLINE_FUNCTION void ket_hermite_density(const ShellPairs<Memory>& pairs,
   }
 }
 
+// Lanes per bra pair by default: a warp on a GPU, whose lanes share out the ket pairs; one on
+// the host, whose threads have bra pairs enough (and whose team barriers cost more than the
+// lanes save: JEngineSettings::ket_lanes).
+constexpr int kKetLanes =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 32;
+
 // One class of the J engine: the bra pairs of kind BraKind against the ket pairs of Hermite
-// degree KetDegree, a thread per bra pair, which adds the pair's block of J (and its transpose)
-// alone: no atomics, and the same sums in the same order in every build.
+// degree KetDegree, a team per bra pair, which adds the pair's block of J (and its transpose)
+// alone: no atomics. The team's lanes take every kets-per-lane-th ket pair and contract their
+// own part of the block (J is linear in the kets), and the parts are summed in lane order: the
+// same sums in the same order in every build.
 template <int BraKind, int KetDegree>
 struct JClass {
   static constexpr int la = bra_l_of_kind(BraKind), lb = ket_l_of_kind(BraKind);
   static constexpr int bra_degree = la + lb, degree = bra_degree + KetDegree;
   static constexpr int n_bra = components_up_to(bra_degree);
   static constexpr int na = functions_of_l(la), nb = functions_of_l(lb);
+  using Team = typename Kokkos::TeamPolicy<Exec>::member_type;
 
   ShellPairs<Memory> pairs;
   BoysTable<Memory> boys;
@@ -181,6 +190,11 @@ struct JClass {
   Kokkos::View<const int*, Memory> kets, bras;
   Matrix<Memory> j;
   double threshold, largest_density, largest_ket_bound;
+  int first_bra;  // of this launch's chunk
+
+  static std::size_t scratch_bytes(int lanes) {
+    return static_cast<std::size_t>(lanes) * na * nb * sizeof(double);
+  }
 
   // w[t] += sum over the ket's Hermite indices s of R[t + s] rho[s], over the bra's t: nested
   // loops over the powers, so that every index folds to a constant once unrolled.
@@ -199,10 +213,11 @@ struct JClass {
         }
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(int entry, double& interactions) const {
-    const int pair = bras(entry);
+  KOKKOS_INLINE_FUNCTION void operator()(const Team& team, double& interactions) const {
+    const int pair = bras(first_bra + team.league_rank());
     const double q_ab = bound(pair);
     if (q_ab * largest_ket_bound * largest_density < threshold) return;
+    const int lane = team.team_rank(), lanes = team.team_size();
     const double ab[3] = {pairs.ab(pair, 0), pairs.ab(pair, 1), pairs.ab(pair, 2)};
     double block[na * nb];
     for (int x = 0; x < na * nb; ++x)
@@ -212,12 +227,13 @@ struct JClass {
     // pair's products stop where the bounds of those left sum to under kPrimitiveShare of the
     // threshold over the bra's products and the ket pair's density.
     const double cutoff = QuartetScreen<Memory>::kPrimitiveShare * threshold / (p_end - p_begin);
+    const int ket_count = static_cast<int>(kets.extent(0));
     for (int p = p_begin; p < p_end; ++p) {
       const PrimitiveProduct& bra = pairs.products(p);
       double w[n_bra];
       for (int t = 0; t < n_bra; ++t)
         w[t] = 0.0;
-      for (int k = 0; k < static_cast<int>(kets.extent(0)); ++k) {
+      for (int k = lane; k < ket_count; k += lanes) {
         const int ket = kets(k);
         const double q_abcd = q_ab * bound(ket);
         if (q_abcd * largest_density < threshold) break;  // the kets are by Q descending
@@ -245,13 +261,20 @@ struct JClass {
           block[a * nb + b] += bra.coulomb_weight * value;
         }
     }
+    double* parts = static_cast<double*>(team.team_scratch(0).get_shmem(scratch_bytes(lanes)));
+    for (int x = 0; x < na * nb; ++x)
+      parts[lane * na * nb + x] = block[x];
+    team.team_barrier();
     const int fa = pairs.first_functions(pair, 0), fb = pairs.first_functions(pair, 1);
     const bool transposed_too = pairs.shells(pair, 0) != pairs.shells(pair, 1);
-    for (int a = 0; a < na; ++a)
-      for (int b = 0; b < nb; ++b) {
-        j(fa + a, fb + b) += block[a * nb + b];
-        if (transposed_too) j(fb + b, fa + a) += block[a * nb + b];
-      }
+    for (int x = lane; x < na * nb; x += lanes) {
+      double sum = 0.0;
+      for (int l = 0; l < lanes; ++l)
+        sum += parts[l * na * nb + x];
+      const int a = x / nb, b = x % nb;
+      j(fa + a, fb + b) += sum;
+      if (transposed_too) j(fb + b, fa + a) += sum;
+    }
   }
 };
 
@@ -262,18 +285,20 @@ void JEngine::add_class(const Matrix<Memory>& j, double largest_density) {
   const Tables& t = *tables_;
   const auto& bras = t.bra_pairs[BraKind];
   if (bras.extent(0) == 0 || t.ket_pairs[KetDegree].extent(0) == 0) return;
-  const JClass<BraKind, KetDegree> functor{t.pairs,
-                                           t.boys,
-                                           t.bound,
-                                           t.pair_density,
-                                           t.hermite,
-                                           t.hermite_begin,
-                                           t.ket_pairs[KetDegree],
-                                           bras,
-                                           j,
-                                           t.threshold,
-                                           largest_density,
-                                           t.largest_ket_bound[KetDegree]};
+  using Class = JClass<BraKind, KetDegree>;
+  Class functor{t.pairs,
+                t.boys,
+                t.bound,
+                t.pair_density,
+                t.hermite,
+                t.hermite_begin,
+                t.ket_pairs[KetDegree],
+                bras,
+                j,
+                t.threshold,
+                largest_density,
+                t.largest_ket_bound[KetDegree],
+                0};
   const std::string label =
       "hf::j_engine_" + std::to_string(BraKind) + "_" + std::to_string(KetDegree);
   TimedChunks& chunks = chunks_[BraKind * kKetDegrees + KetDegree];
@@ -282,11 +307,19 @@ void JEngine::add_class(const Matrix<Memory>& j, double largest_density) {
     const Clock::time_point start = Clock::now();
     const std::int64_t end = std::min<std::int64_t>(begin + chunks.size(), bras.extent_int(0));
     double interactions = 0.0;
+    functor.first_bra = static_cast<int>(begin);
+    using Policy = Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
+    const int teams = static_cast<int>(end - begin);
+    const int wanted = settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
+    const int lanes =
+        std::min(wanted, Policy(teams, 1)
+                             .set_scratch_size(0, Kokkos::PerTeam(Class::scratch_bytes(wanted)))
+                             .team_size_max(functor, Kokkos::ParallelReduceTag()));
     // The reduction's result on the host fences the launch: its time is the chunk's.
-    Kokkos::parallel_reduce(label,
-                            Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(
-                                static_cast<int>(begin), static_cast<int>(end)),
-                            functor, interactions);
+    Kokkos::parallel_reduce(
+        label,
+        Policy(teams, lanes).set_scratch_size(0, Kokkos::PerTeam(Class::scratch_bytes(lanes))),
+        functor, interactions);
     last_.primitive_interactions += interactions;
     const double seconds = seconds_since(start);
     chunks.took(seconds);

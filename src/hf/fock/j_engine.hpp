@@ -34,6 +34,9 @@ struct JEngineSettings {
   std::int64_t chunk_bras = std::int64_t{1} << 16;
   std::int64_t smallest_chunk_bras = 256;
   double launch_seconds = TimedChunks::kBoundSeconds;
+  // Threads per bra pair, sharing out its ket pairs (at most what a team may hold); 0: a warp on
+  // a GPU, one on the host.
+  int ket_lanes = 0;
 };
 
 // What the last build did.
