@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "core/config.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "core/report.hpp"
 #include "core/runner.hpp"
 
@@ -140,6 +142,13 @@ Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std
   }
   const Input input = probe_run_checked(*prober, registry, runner, elements);
   const RunResult result = runner.run(input.runs.front(), nullptr);
+  // A signal during the probe: no ceiling (its variants may not all have run), and the runs
+  // that follow stop at their first safe point.
+  if (result.interrupted != 0) {
+    ceilings.reason = std::string("stopped by ") + interrupt::name(result.interrupted) +
+                      " during the probe";
+    return ceilings;
+  }
   ceilings.measured = true;
   ceilings.elements = elements;
   ceilings.unit = prober->probe->size_unit;

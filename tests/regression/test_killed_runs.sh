@@ -139,11 +139,12 @@ grep -q "which the run reads" "$scratch/out-mid.txt" ||
 grep -q '^  status: "VALID"$' "$scratch/tmp/mid.yaml" || fail "no whole report in \$TMPDIR"
 unset TMPDIR
 
-# Runs NAME's input (its YAML in $2) in the background, sends SIGTERM after $3 seconds, and
-# expects exit 143 within 10 s with an INTERRUPTED report.
+# Runs NAME's input (its YAML in $2) in the background, with a bandwidth probe of $4 elements
+# (none by default), sends SIGTERM after $3 seconds, and expects exit 143 within 10 s with an
+# INTERRUPTED report.
 expect_prompt_stop() {
   printf "$2" >"$scratch/$1.yaml"
-  "$kmini" run "$scratch/$1.yaml" --ceiling-elements 0 --report "$scratch/r-$1.yaml" \
+  "$kmini" run "$scratch/$1.yaml" --ceiling-elements "${4-0}" --report "$scratch/r-$1.yaml" \
     >"$scratch/out-$1.txt" 2>&1 &
   pid=$!
   # A signal before kmini catches it would end the process with no report: wait for its handler
@@ -165,6 +166,12 @@ check "SIGTERM during a run's only variant, between its repetitions: exit 143 wi
 expect_prompt_stop one 'app: stream\nvariant: [copy]\nrepetitions: 100000\nelements: 4000000\n' 1
 check "SIGTERM inside himeno's iterations: exit 143 within seconds"
 expect_prompt_stop himeno 'app: himeno\nsize: S\niterations: 100000000\nvalidate: first\n' 2
+
+check "SIGTERM during the bandwidth probe: exit 143, the report INTERRUPTED, no ceiling"
+# 4e7 elements: seconds of probing on two cores, well past the signal.
+expect_prompt_stop probe 'app: stream\nvariant: [copy]\nelements: 100000\nrepetitions: 1\n' 0.3 40000000
+grep -q 'reason: "stopped by SIGTERM during the probe"' "$scratch/r-probe.yaml" ||
+  fail "the probe is not said to be stopped: $(grep -A2 'copy:' "$scratch/r-probe.yaml")"
 
 check "standard output a full disk, then a closed pipe: the report written, exit 4"
 printf 'app: stream\nelements: 100000\nrepetitions: 3\n' >"$scratch/small.yaml"
