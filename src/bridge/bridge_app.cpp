@@ -16,6 +16,7 @@
 #include "bridge/sobol.hpp"
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
+#include "core/interrupt.hpp"
 #include "core/precision.hpp"
 
 namespace kmini::bridge {
@@ -318,6 +319,12 @@ class BridgeCase final : public Case {
       const auto start = std::chrono::steady_clock::now();
       fill_normals<T, Exec>(*data, data->source(setup_), setup_.first_path);
       Kokkos::fence();
+      // A signal may have stopped the fill on some rank: every rank leaves here, and drops the
+      // unfinished normals, before a variant runs on them.
+      if (const int signal = interrupt::requested(comm_)) {
+        data.reset();
+        throw interrupt::Interrupted(signal);
+      }
       normals_seconds = comm_.max(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }

@@ -3,6 +3,7 @@
 // pick paths out for checking.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <vector>
@@ -13,6 +14,9 @@
 #include "bridge/generators.hpp"
 #include "bridge/normals.hpp"
 #include "bridge/path_layout.hpp"
+#include "core/interrupt.hpp"
+#include "core/timed_chunks.hpp"
+#include "core/timing.hpp"
 #include "core/view_of.hpp"
 
 namespace kmini::bridge {
@@ -106,22 +110,34 @@ BridgeData<T, Memory> make_bridge_data(const BridgeSetup& setup, const PathLayou
 }
 
 // Fills the normals, each element from its path's global index and its coordinate, in memory
-// order so that the writes coalesce in either layout.
+// order so that the writes coalesce in either layout. In timed chunks, looking for a signal
+// between them (seconds on a host at a million paths): it stops, the normals unfinished, once
+// one has come, for the caller's safe point to end the variant.
 template <class T, class Exec>
 void fill_normals(const BridgeData<T, typename Exec::memory_space>& data,
                   const NormalSource<typename Exec::memory_space>& source,
                   std::int64_t first_path) {
   const PathLayout layout = data.layout;
   const auto normals = data.normals;
-  Kokkos::parallel_for(
-      "bridge::normals",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, layout.size()),
-      KOKKOS_LAMBDA(const std::int64_t at) {
-        std::int64_t path = 0;
-        int step = 0, c = 0;
-        layout.locate(at, path, step, c);
-        normals(at) = T(source(first_path + path, step * layout.dim + c));
-      });
+  constexpr bool on_host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+  TimedChunks chunks(std::int64_t{1} << (on_host ? 22 : 26), std::int64_t{1} << 16);
+  for (std::int64_t begin = 0; begin < layout.size();) {
+    if (interrupt::received() != 0) return;
+    const Clock::time_point start = Clock::now();
+    const std::int64_t end = std::min(layout.size(), begin + chunks.size());
+    Kokkos::parallel_for(
+        "bridge::normals", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(begin, end),
+        KOKKOS_LAMBDA(const std::int64_t at) {
+          std::int64_t path = 0;
+          int step = 0, c = 0;
+          layout.locate(at, path, step, c);
+          normals(at) = T(source(first_path + path, step * layout.dim + c));
+        });
+    Exec().fence();
+    chunks.took(seconds_since(start));
+    begin = end;
+  }
 }
 
 // Copies the normals and output of the paths in `picks` (local indices) into rows of two

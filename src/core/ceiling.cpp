@@ -145,8 +145,8 @@ Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std
   // A signal during the probe: no ceiling (its variants may not all have run), and the runs
   // that follow stop at their first safe point.
   if (result.interrupted != 0) {
-    ceilings.reason = std::string("stopped by ") + interrupt::name(result.interrupted) +
-                      " during the probe";
+    ceilings.reason =
+        std::string("stopped by ") + interrupt::name(result.interrupted) + " during the probe";
     return ceilings;
   }
   ceilings.measured = true;

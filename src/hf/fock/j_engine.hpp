@@ -17,8 +17,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/timed_chunks.hpp"
 #include "hf/basis/molecular_basis.hpp"
-#include "hf/fock/timed_chunks.hpp"
 #include "hf/integrals/shell_pairs.hpp"
 #include "hf/screening/quartet_screen.hpp"
 

@@ -1,15 +1,14 @@
 // Work launched chunk by chunk, each chunk kept short in time, so that a stop request asked
-// between chunks (a signal: GBuildSettings::stop_requested) is seen within a bound however large
-// the cluster. The G build and the J engine size their chunks by count; a chunk that outlasts
-// the bound makes the ones after it smaller in proportion, aiming at half the bound, never below
-// a floor that keeps a launch worth its overhead. Where the work is cut changes no result: each
-// quartet's contributions, and each bra pair's J block, are the same whichever chunk holds them.
+// between chunks (a signal) is seen within a bound however large the problem: hf's G build and
+// J engine, bridge's normals. The callers size their chunks by count; a chunk that outlasts the
+// bound makes the ones after it smaller in proportion, aiming at half the bound, never below a
+// floor that keeps a launch worth its overhead. Where the work is cut changes no result.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 
-namespace kmini::hf {
+namespace kmini {
 
 class TimedChunks {
  public:
@@ -43,4 +42,4 @@ class TimedChunks {
   double longest_ = 0.0;
 };
 
-}  // namespace kmini::hf
+}  // namespace kmini
