@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "hf/basis/basis_set.hpp"
 #include "hf/basis/elements.hpp"
 #include "hf/basis/molecular_basis.hpp"
@@ -108,6 +111,35 @@ TEST(HfAtomicGuess, ClosedShellAtomsGiveIdempotentDensities) {
         }
     }
   }
+}
+
+// A signal during the guess (a step of hf's setup): the atoms' integrals and SCFs stop where
+// they are, the densities unfinished, so that the setup's next safe point comes at once (a busy
+// host took tens of seconds over them). A guess that never looked returns every atom's density.
+double largest_element(const HostMatrix& m) {
+  double largest = 0.0;
+  for (std::size_t i = 0; i < m.extent(0); ++i)
+    for (std::size_t j = 0; j < m.extent(1); ++j)
+      largest = std::max(largest, std::fabs(m(i, j)));
+  return largest;
+}
+
+TEST(HfAtomicGuessDeathTest, ASignalStopsTheAtomsWhereTheyAre) {
+  ::testing::GTEST_FLAG(death_test_style) = "threadsafe";  // a child of its own: no threads forked
+  const BasisSet basis = shipped_basis("6-31g");
+  const Molecule water =
+      read_xyz(kmini::testing::source_dir() + "/inputs/molecules/water-003.xyz", Units::angstrom);
+  const MolecularBasis placed = place_basis(basis, water);
+  ASSERT_GT(largest_element(superposed_atomic_densities(basis, water, placed)), 0.5);
+  EXPECT_EXIT(
+      {
+        interrupt::install();
+        std::raise(SIGTERM);
+        const double molecule = largest_element(superposed_atomic_densities(basis, water, placed));
+        const double oxygen = largest_element(atomic_density(8, basis.shells_of_element.at(8)));
+        std::_Exit(molecule == 0.0 && oxygen == 0.0 ? 7 : 8);  // no atexit: Kokkos stays up
+      },
+      ::testing::ExitedWithCode(7), "");
 }
 
 TEST(HfAtomicGuess, TheMoleculesGuessIsItsAtomsOnTheDiagonal) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/interrupt.hpp"
 #include "hf/integrals/integrals_host.hpp"
 #include "hf/scf/symmetric_eigen.hpp"
 
@@ -42,6 +43,7 @@ AtomIntegrals atom_integrals(int atomic_number, const std::vector<Shell>& shells
   const std::vector<PointCharge> nucleus{{static_cast<double>(atomic_number), {0.0, 0.0, 0.0}}};
   const std::size_t shell_count = centred.size();
   for (std::size_t p = 0; p < shell_count; ++p) {
+    if (interrupt::received() != 0) return a;  // unfinished: see atomic_density
     for (std::size_t q = 0; q < shell_count; ++q) {
       const int np = cartesian_functions(centred[p].l), nq = cartesian_functions(centred[q].l);
       const auto s = overlap_block(centred[p], centred[q]);
@@ -141,9 +143,14 @@ HostMatrix density_from(const HostMatrix& fock, const HostMatrix& x, double elec
 HostMatrix atomic_density(int atomic_number, const std::vector<Shell>& shells) {
   const AtomIntegrals a = atom_integrals(atomic_number, shells);
   const int n = a.n;
-  const HostMatrix x = inverse_square_root(a.overlap);
   HostMatrix density("hf::atom_density", n, n), fock("hf::atom_fock", n, n);
+  // A signal leaves the density unfinished (zero, or the last iteration's): the setup's next
+  // safe point comes at once and nothing uses it. On a busy host an atom's integrals and SCF
+  // took tens of seconds.
+  if (interrupt::received() != 0) return density;
+  const HostMatrix x = inverse_square_root(a.overlap);
   for (int iteration = 0; iteration < kAtomMaxIterations; ++iteration) {
+    if (interrupt::received() != 0) break;
     // F = H + sum_kl D_kl [(ij|kl) - (ik|jl)/2]
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) {
@@ -178,6 +185,7 @@ HostMatrix superposed_atomic_densities(const BasisSet& basis, const Molecule& mo
   for (const PlacedShell& shell : placed.shells)
     if (first_function[shell.atom] < 0) first_function[shell.atom] = shell.first_function;
   for (std::size_t atom = 0; atom < molecule.atoms.size(); ++atom) {
+    if (interrupt::received() != 0) break;  // unfinished: see atomic_density
     const int z = molecule.atoms[atom].atomic_number;
     auto found = of_element.find(z);
     if (found == of_element.end())
