@@ -11,12 +11,14 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
 
 #include "core/app.hpp"
 #include "core/comm.hpp"
+#include "core/interrupt.hpp"
 #include "core/timing.hpp"
 #include "himeno/gosa.hpp"
 #include "himeno/grid.hpp"
@@ -199,10 +201,11 @@ class HimenoCase final : public Case {
   const ReferenceResult<T>& reference(std::int64_t iterations) {
     auto found = references_.find(iterations);
     if (found == references_.end()) {
-      found = references_
-                  .emplace(iterations, serial_reference<T>(grid_, setup_.decomposition,
-                                                           setup_.initial, kOmega, iterations))
-                  .first;
+      ReferenceResult<T> replayed =
+          serial_reference<T>(grid_, setup_.decomposition, setup_.initial, kOmega, iterations);
+      // A signal may have stopped the replay on some rank: every rank leaves here, none keeping it.
+      interrupt::stop_if_requested(comm_);
+      found = references_.emplace(iterations, std::move(replayed)).first;
     }
     return found->second;
   }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/interrupt.hpp"
+
 namespace kmini::himeno {
 
 namespace {
@@ -74,7 +76,10 @@ ReferenceResult<T> iterate(const GlobalGrid& grid, const Decomposition& d,
   for (std::int64_t n = 0; n < iterations; ++n) {
     double gosa = 0.0;
     T gosa_original = T(0);
-    for (std::int64_t i = first[0]; i <= last[0]; ++i)
+    for (std::int64_t i = first[0]; i <= last[0]; ++i) {
+      // A signal leaves the replay unfinished, plane by plane (an iteration of size XL takes
+      // seconds on one core): the caller's safe point follows, and nothing uses it.
+      if (interrupt::received() != 0) return result;
       for (std::int64_t j = first[1]; j <= last[1]; ++j)
         for (std::int64_t k = first[2]; k <= last[2]; ++k) {
           const std::size_t x = r.index(i, j, k);
@@ -92,6 +97,7 @@ ReferenceResult<T> iterate(const GlobalGrid& grid, const Decomposition& d,
           if (owns(i, j, k)) gosa += static_cast<double>(ss * ss);
           wrk2[x] = p[x] + omega * ss;
         }
+    }
     for (std::int64_t i = first[0]; i <= last[0]; ++i)
       for (std::int64_t j = first[1]; j <= last[1]; ++j)
         for (std::int64_t k = first[2]; k <= last[2]; ++k)

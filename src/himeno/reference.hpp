@@ -25,6 +25,8 @@ struct ReferenceResult {
   double gosa_original_order = 0.0;
 };
 
+// The rank's region replayed on the host. A signal (core/interrupt.hpp) stops it unfinished,
+// for the caller's safe point.
 template <class T>
 ReferenceResult<T> serial_reference(const GlobalGrid& grid, const Decomposition& decomposition,
                                     const InitialValues& initial, double omega,

@@ -9,12 +9,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/initial_state.hpp"
 #include "himeno/reference.hpp"
@@ -39,6 +42,24 @@ InitialValues random_values(const GlobalGrid& grid, std::uint64_t seed) {
 
 std::int64_t product(const Extents& e) {
   return e[0] * e[1] * e[2];
+}
+
+// ---- a signal -------------------------------------------------------------------------------
+
+// The replay behind validation looks for a signal on every plane (an iteration of size XL takes
+// seconds on one core): one pending from the start stops it before its first iteration. A
+// replay that never looked would return all its iterations' gosa.
+TEST(HimenoReferenceDeathTest, ASignalStopsTheReplay) {
+  const GlobalGrid grid{{33, 33, 65}};
+  EXPECT_EXIT(
+      {
+        interrupt::install();
+        std::raise(SIGTERM);
+        const ReferenceResult<double> ref =
+            serial_reference<double>(grid, whole(grid), original_values(grid), kOmega, 50);
+        std::exit(ref.gosa_each.empty() ? 7 : 8);
+      },
+      ::testing::ExitedWithCode(7), "");
 }
 
 // ---- the reference against known values -----------------------------------------------------
