@@ -196,15 +196,6 @@ void GBuilder::make_plan() {
   host_.reset();
   kept_.assign(plan_.classes.size(), 0.0);
   coulomb_only_.assign(plan_.classes.size(), 0.0);
-  // A launch's time grows with its quartets' integrals: a class's first chunks hold about as
-  // many as chunk_quartets quartets of 64 integrals, and time then sizes them (TimedChunks).
-  chunks_.clear();
-  for (std::size_t i = 0; i < plan_.classes.size(); ++i)
-    with_class(plan_, i, [&](auto cls) {
-      const std::int64_t by_integrals = settings_.chunk_quartets * 64 / decltype(cls)::integrals;
-      chunks_.emplace_back(std::min(settings_.chunk_quartets, by_integrals),
-                           settings_.smallest_chunk_quartets, settings_.launch_seconds);
-    });
 }
 
 template <class Memory>
@@ -228,6 +219,14 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
   Kokkos::deep_copy(pair_of, host_pair_of);
   t->shells.pair_of = pair_of;
   t->kept_count = Kokkos::View<int[2], Memory>("hf::kept_count");
+  // A launch's time grows with its quartets' integrals: a class's first chunks hold about as
+  // many as chunk_quartets quartets of 64 integrals, and time then sizes them (TimedChunks).
+  for (std::size_t i = 0; i < plan_.classes.size(); ++i)
+    with_class(plan_, i, [&](auto cls) {
+      const std::int64_t by_integrals = settings_.chunk_quartets * 64 / decltype(cls)::integrals;
+      t->chunks.emplace_back(std::min(settings_.chunk_quartets, by_integrals),
+                             settings_.smallest_chunk_quartets, settings_.launch_seconds);
+    });
   const bool by_density = settings_.screening == Screening::density;
   for (const ClassPlan& c : plan_.classes) {
     t->classes.push_back(class_data<Memory>(c, pair_shells_, schwarz_, shells));

@@ -178,7 +178,6 @@ class GBuilder {
   GBuildRecord last_;
   std::vector<double> kept_;          // per class, the quartets this build has computed so far
   std::vector<double> coulomb_only_;  // per class, those of them without exchange updates
-  std::vector<TimedChunks> chunks_;   // per class, the size of its next chunk
   double batch_capacity_ = 0.0;
   std::unique_ptr<Tables<DeviceMemory>> device_;
   std::unique_ptr<Tables<Kokkos::HostSpace>> host_;  // made when a host variant first runs

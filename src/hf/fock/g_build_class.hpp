@@ -69,7 +69,7 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
   }
   ();
   // Chunks only shrink: the list that holds the first holds every later one.
-  TimedChunks& chunks = chunks_[i];
+  TimedChunks& chunks = t.chunks[i];
   const std::int64_t largest = std::min(count, chunks.size());
   if (static_cast<std::int64_t>(t.kept_list.extent(0)) < largest)
     t.kept_list = KeptList<Memory>(

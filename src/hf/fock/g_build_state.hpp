@@ -35,6 +35,9 @@ struct GBuilder::Tables {
   // A chunk's kept quartets and their numbers (ListKept), grown to the largest chunk.
   KeptList<Memory> kept_list;
   Kokkos::View<int[2], Memory> kept_count;
+  // Per class, the candidates of its next launch: timed in this space alone, so that the host's
+  // slow chunks (cpu) do not shrink the device's.
+  std::vector<TimedChunks> chunks;
 };
 
 // The host's side of a build where some classes are host_update or cpu: the density copied over
