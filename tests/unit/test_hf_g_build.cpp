@@ -46,6 +46,12 @@ DeviceMatrix device_matrix(const std::vector<double>& values, int n) {
   return m;
 }
 
+// A random symmetric density over the basis's functions, spread over `decades` decades.
+DeviceMatrix random_device_density(const MolecularBasis& basis, unsigned seed, double decades) {
+  std::mt19937_64 rng(seed);
+  return device_matrix(random_density(basis.functions, decades, rng), basis.functions);
+}
+
 struct Built {
   std::vector<double> g;
   double computed = 0.0, candidates = 0.0, coulomb_only = 0.0;
@@ -150,9 +156,7 @@ bool stop_when_counted_down() {
 
 TEST(HfGBuild, AskedToStopABuildLaunchesNoMoreChunks) {
   const MolecularBasis basis = two_waters();
-  std::mt19937_64 rng(13);
-  const DeviceMatrix density =
-      device_matrix(random_density(basis.functions, 8.0, rng), basis.functions);
+  const DeviceMatrix density = random_device_density(basis, 13, 8.0);
   for (const GUpdate& update : kUpdates) {
     GBuildSettings settings;
     settings.threshold = 1e-6;
@@ -200,9 +204,7 @@ bool count_the_question() {
 
 TEST(HfGBuild, LaunchesOverTheirBoundAreCutSmallerWithTheSameG) {
   const MolecularBasis basis = two_waters();
-  std::mt19937_64 rng(17);
-  const DeviceMatrix density =
-      device_matrix(random_density(basis.functions, 8.0, rng), basis.functions);
+  const DeviceMatrix density = random_device_density(basis, 17, 8.0);
   for (const GUpdate& update : kUpdates) {
     GBuildSettings settings;
     settings.threshold = 1e-6;
