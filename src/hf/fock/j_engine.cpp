@@ -192,7 +192,7 @@ struct JClass {
   double threshold, largest_density, largest_ket_bound;
   int first_bra;  // of this launch's chunk
 
-  static std::size_t scratch_bytes(int lanes) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int lanes) {
     return static_cast<std::size_t>(lanes) * na * nb * sizeof(double);
   }
 
