@@ -6,7 +6,6 @@
 #include <variant>
 
 #include "bridge/sobol.hpp"
-#include "core/atomic_file.hpp"
 #include "core/choice.hpp"
 #include "core/comm.hpp"
 #include "core/data_files.hpp"
@@ -253,7 +252,8 @@ std::vector<ParamSpec> bridge_params() {
       ParamSpec::string("dump", "",
                         "a file to write, for each path, a line of its normals in construction "
                         "order and a line of its output at t_1..t_N (small runs, one variant)")
-          .optional(),
+          .optional()
+          .output_file(),
   };
 }
 
@@ -301,11 +301,6 @@ void check_bridge(const Params& params) {
                     "is for small runs: at most 1e6 values (paths x steps x "
                     "dimension), this run has " +
                         std::to_string(static_cast<long long>(values)));
-    }
-    try {
-      check_writable_path(params.string("dump"), "dump");
-    } catch (const InputError& e) {
-      params.reject("dump", e.what());
     }
   }
 }

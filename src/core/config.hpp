@@ -77,8 +77,21 @@ struct Input {
   std::optional<SuiteReference> reference;  // a suite's `reference:`, where it has one
 };
 
-// Reads, parses and checks an input file, applies overrides, and runs each app's own checks.
-// Throws InputError on any problem.
+// A file a run writes (a parameter declared ParamSpec::output_file), and where it was set.
+struct OutputFile {
+  std::string path;      // as given: relative paths are the working folder's
+  std::string name;      // the parameter's: "dump"
+  std::string key_path;  // "runs[0].dump"
+  SourceMark mark;
+};
+
+// The files the input's runs write, each once per run.
+std::vector<OutputFile> output_files(const Input& input);
+
+// Reads, parses and checks an input file, applies overrides, and runs each app's own checks;
+// then checks the files the runs write against every file the input reads and each other, so
+// that a run's write never replaces what a later run reads or writes. Throws InputError on any
+// problem.
 Input load_input(const std::string& path, const std::vector<Override>& overrides,
                  const AppRegistry& registry);
 

@@ -66,6 +66,20 @@ std::string read_file_at(const std::string& path) {
   return "";
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat status_a {};
+  struct stat status_b {};
+  const bool a_exists = stat(a.c_str(), &status_a) == 0;
+  const bool b_exists = stat(b.c_str(), &status_b) == 0;
+  if (a_exists != b_exists) return false;
+  if (a_exists) return status_a.st_dev == status_b.st_dev && status_a.st_ino == status_b.st_ino;
+  namespace fs = std::filesystem;
+  std::error_code error_a, error_b;
+  const fs::path resolved_a = fs::weakly_canonical(fs::absolute(a), error_a);
+  const fs::path resolved_b = fs::weakly_canonical(fs::absolute(b), error_b);
+  return !error_a && !error_b && resolved_a == resolved_b;
+}
+
 std::uint64_t fnv1a(const std::string& bytes, std::uint64_t digest) {
   for (const unsigned char byte : bytes) {
     digest ^= byte;

@@ -24,6 +24,10 @@ std::ifstream open_input_file(const std::string& path, const std::string& what);
 // what the run reads.
 std::string read_file_at(const std::string& path);
 
+// Whether `a` and `b` name one file: by device and inode, links followed, where both exist; by
+// their absolute paths with links and ".." resolved where neither does yet.
+bool same_file(const std::string& a, const std::string& b);
+
 // A digest (FNV-1a, 64 bits) of the contents of every file open_input_file opened, in the order
 // they were opened: ranks that parsed the same input from the same files agree on it.
 std::uint64_t read_files_digest();

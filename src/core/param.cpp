@@ -204,6 +204,11 @@ ParamSpec& ParamSpec::optional() {
   return *this;
 }
 
+ParamSpec& ParamSpec::output_file() {
+  output = true;
+  return *this;
+}
+
 bool ParamSpec::is_list() const {
   return type == ParamType::integer_list || type == ParamType::real_list ||
          type == ParamType::string_list || type == ParamType::real_matrix;

@@ -63,6 +63,9 @@ struct ParamSpec {
   bool sweep = false;
   // A sweep that applies when the user gives no value (default_value is its first entry).
   std::vector<Value> default_sweep;
+  // A string naming a file the run writes. The input check refuses one that a run of the input
+  // reads, that another run writes, or that --report names: the later write would replace it.
+  bool output = false;
 
   // Builders, so that a schema reads as a table.
   static ParamSpec boolean(std::string name, bool default_value, std::string doc);
@@ -92,6 +95,7 @@ struct ParamSpec {
   // Sweepable, and swept over `values` by default.
   ParamSpec& swept_by_default(std::vector<Value> values);
   ParamSpec& optional();  // drop the default: the parameter may be left unset
+  ParamSpec& output_file();
 
   bool is_list() const;
   // What a valid value looks like: "an integer in [1, 1024]", "one of: float, double".

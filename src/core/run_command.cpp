@@ -234,7 +234,16 @@ class RunCommand {
     const std::string path =
         world_.broadcast(options_.report_path.empty() ? default_report_path(input_, options_.format)
                                                       : options_.report_path);
-    root_check(world_, [&] { check_writable_path(path, "--report"); });
+    root_check(world_, [&] {
+      check_writable_path(path, "--report");
+      for (const OutputFile& output : output_files(input_)) {
+        if (same_file(path, output.path)) {
+          throw InputError("--report " + quoted(path) + ": is the file " + output.key_path + " (" +
+                           output.mark.str() +
+                           ") writes: the report would replace it; name another file");
+        }
+      }
+    });
     return path;
   }
 

@@ -201,6 +201,56 @@ TEST(BadInput, ReportsAndDumpsThatWouldReplaceAFileTheRunReads) {
   EXPECT_EQ(testing::read_file(bridge), bridge_text);
 }
 
+// A file one run writes that another run of the suite reads or writes, or that is the report, is
+// refused before anything runs, whichever run comes first: the dump's writer ran and the reader
+// then failed (exit 4), a second dump replaced the first, the report replaced the dump.
+TEST(BadInput, DumpsThatAnotherRunReadsOrWritesOrTheReportReplaces) {
+  TempDir dir;
+  const std::string molecule_text = "2\nH2\nH 0 0 0\nH 0 0 0.74\n";
+  const std::string molecule = dir.write("h2.xyz", molecule_text);
+  const auto writer = [](const std::string& dump) {
+    return "  - app: bridge\n    variant: naive\n    paths: 10\n    steps: 8\n    dump: " + dump +
+           "\n";
+  };
+  const std::string reader = "  - app: hf\n    molecule: h2.xyz\n    basis: sto-3g\n";
+  const std::string writer_first = dir.write("w.yaml", "runs:\n" + writer(molecule) + reader);
+  const std::string reader_first = dir.write("r.yaml", "runs:\n" + reader + writer(molecule));
+  const auto refused_up_front = [&](const std::vector<std::string>& args, const std::string& what) {
+    const ProcessResult r = kmini(args);
+    expect_bad_input(r, what);
+    EXPECT_EQ(r.out, "");
+  };
+  const std::string written_first = writer_first + ":6:11: runs[0].dump: '" + molecule +
+                                    "' is the molecule file '" + molecule +
+                                    "', which runs[1].molecule (" + writer_first + ":8:15) reads";
+  const std::string read_first = reader_first + ":9:11: runs[1].dump: '" + molecule +
+                                 "' is the molecule file '" + molecule +
+                                 "', which runs[0].molecule (" + reader_first + ":3:15) reads";
+  refused_up_front({"check", writer_first}, written_first);
+  refused_up_front({"check", reader_first}, read_first);
+  refused_up_front({"run", writer_first, "--report", dir.file("out.yaml")}, written_first);
+  refused_up_front({"run", reader_first, "--report", dir.file("out.yaml")}, read_first);
+  EXPECT_EQ(testing::read_file(molecule), molecule_text);
+
+  // Two names of one file yet to be written.
+  std::filesystem::create_directory(dir.file("sub"));
+  const std::string twice = dir.write(
+      "twice.yaml", "runs:\n" + writer(dir.file("d.txt")) + writer(dir.file("sub/../d.txt")));
+  expect_bad_input(kmini({"check", twice}), "runs[1].dump: '" + dir.file("sub/../d.txt") +
+                                                "' is the file runs[0].dump (" + twice +
+                                                ":6:11) "
+                                                "writes too: one would replace the other");
+
+  const std::string single = dir.write(
+      "single.yaml",
+      "app: bridge\nvariant: naive\npaths: 10\nsteps: 8\ndump: " + dir.file("d.txt") + "\n");
+  expect_bad_input(kmini({"run", single, "--report", dir.file("sub/../d.txt")}),
+                   "--report '" + dir.file("sub/../d.txt") + "': is the file dump (" + single +
+                       ":5:7) writes: the report would replace it");
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"h2.xyz", "r.yaml", "single.yaml", "sub",
+                                                     "twice.yaml", "w.yaml"}));
+}
+
 // The memory gate takes the lower of the free memory and what an address-space limit (ulimit -v)
 // leaves, where a run passed it and then failed to allocate (exit 4); --dry-run gates the
 // bandwidth probe as the run will. (The sanitizers reserve terabytes of address space, so a
