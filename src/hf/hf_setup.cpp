@@ -99,8 +99,11 @@ std::vector<ParamSpec> hf_params() {
                  "last diffuse one (the metric primitives_removed counts them over the "
                  "molecule)")
           .sweepable(),
+      // Bounded so that the electron count, held in an int, cannot wrap: 2^32 read as 0.
       ParamSpec::integer("charge", 0,
-                         "the molecule's total charge; the electron count must be even"),
+                         "the molecule's total charge, at most 1000 electrons added or taken "
+                         "away; the electron count must be even")
+          .range(-1000, 1000),
       words.units.param(Units::angstrom, "the units of the xyz file's coordinates"),
       words.guess.param(Guess::sad,
                         "the SCF's starting density: sad, the superposition of the atoms' own "

@@ -1109,6 +1109,18 @@ TEST(HfBadInput, ChargeLeavingAnOddOrNoElectrons) {
                   {"in.yaml:3:9: charge: the molecule has 0 electrons (charge 10)"});
 }
 
+// The charge has a range, where 2^32 wrapped to a neutral molecule's 0 in the int it is held in
+// and ran, and 2^63 - 1 was refused as "charge -1".
+TEST(HfBadInput, ChargesPastTheirRange) {
+  TempDir dir;
+  const std::string water = "molecule: " + shipped_molecule("water-001") + "\n";
+  for (const char* charge : {"4294967296", "9223372036854775807", "-1001", "1001"}) {
+    expect_rejected(dir, water + "charge: " + charge + "\n",
+                    {"in.yaml:3:9: charge: expected an integer in [-1000, 1000], found '" +
+                     std::string(charge) + "'"});
+  }
+}
+
 TEST(HfBadInput, BasisSets) {
   TempDir dir;
   dir.write("h-only.gbs", std::string("! hydrogen alone\n") + kSto3gHydrogen);
