@@ -285,7 +285,12 @@ const HfSetup& setup_of(const Params& params) {
 
 void check_hf(const Params& params) {
   const HfSetup& setup = setup_of(params);
-  const MolecularBasis basis = place_basis(setup.basis, setup.molecule);
+  MolecularBasis basis;
+  try {
+    basis = place_basis(setup.basis, setup.molecule);
+  } catch (const InputError& e) {
+    params.reject("basis", e.what());
+  }
   if (basis.functions > kMostFunctionsChecked) return;  // the SCF finds it at its start
   const std::string problem = linear_dependence_problem(smallest_overlap_eigenvalue(basis));
   if (!problem.empty()) params.reject("basis", problem);

@@ -1139,9 +1139,9 @@ TEST(HfBadInput, BasisSets) {
                   {"in.yaml:3:8: basis: ",
                    "malformed.gbs:9: expected 2 numbers (exponent, coefficient), found 1"});
   expect_rejected(dir, water + "basis: f-shells.gbs\n",
-                  {"in.yaml:3:8: basis: the basis set f-shells has f functions for O, and f "
-                   "functions are not supported (at most d); kmini's integrals cover s, p and d "
-                   "shells"});
+                  {"in.yaml:3:8: basis: " + dir.file("f-shells.gbs") +
+                   ":12: the F shell of element O: f functions are not supported (at most d); "
+                   "kmini's integrals cover s, p and d shells"});
   expect_rejected(dir, water + "basis: sto3g\n",
                   {"in.yaml:3:8: basis: expected one of: sto-3g, 6-31g, 6-31g*, 6-31g**, cc-pvdz, "
                    "a file path",
@@ -1161,6 +1161,15 @@ TEST(HfBadInput, BasisSets) {
   expect_rejected(dir, one_shell("zero.gbs", "S 2 1.00\n 1.0 0.0\n 0.5 0.0\n"),
                   {"zero.gbs:2: the S shell of element H has only zero coefficients: it has no "
                    "norm"});
+  // Coefficients whose norm underflows: named by file, line, element and shell as the others are,
+  // where the message named none of them. (H2, whose one orbital H's shell alone can hold.)
+  for (const char* tiny : {"1e-300", "1e-170"}) {
+    const std::string name = std::string("tiny") + tiny + ".gbs";
+    one_shell(name, std::string("S 2 1.00\n 1.0 ") + tiny + "\n 0.5 " + tiny + "\n");
+    expect_rejected(dir, "atoms: ['H 0 0 0', 'H 0 0 0.74']\nbasis: " + name + "\n",
+                    {"in.yaml:3:8: basis: " + dir.file(name) +
+                     ":2: the S shell of element H has no norm: its primitives cancel"});
+  }
   // H's shell twice: the same function, so S is singular. kmini check (and
   // run, before anything starts) refuses it, where the SCF used to fail at its start (exit 4).
   std::string twice = kSto3gHydrogen;

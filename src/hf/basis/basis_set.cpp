@@ -149,8 +149,8 @@ std::vector<Shell> read_element_shells(LineReader& reader, const std::string& sy
     }
     const bool sp = type == kSp;
     const std::size_t columns = sp ? 3 : 2;
-    Shell first{sp ? 0 : type, {}, {}};
-    Shell second{1, {}, {}};
+    Shell first{sp ? 0 : type, {}, {}, shell_line};
+    Shell second{1, {}, {}, shell_line};
     for (int p = 0; p < primitives; ++p) {
       if (!reader.next(words, text)) {
         reader.fail("expected " + std::to_string(primitives) + " primitives of the " + type_name +
@@ -259,6 +259,11 @@ BasisSet read_gaussian94(const std::string& path) {
   return basis;
 }
 
+std::string shell_name(const BasisSet& basis, int z, const Shell& shell) {
+  return basis.path + ":" + std::to_string(shell.line) + ": the " + upper(shell_letter(shell.l)) +
+         " shell of element " + element_symbol(z);
+}
+
 std::string missing_element_problem(const BasisSet& basis, const std::vector<int>& atomic_numbers) {
   for (const int z : atomic_numbers) {
     if (basis.shells_of_element.count(z) == 0) {
@@ -278,8 +283,7 @@ std::string unsupported_shell_problem(const BasisSet& basis, const std::vector<i
     if (found == basis.shells_of_element.end()) continue;
     for (const Shell& shell : found->second) {
       if (shell.l > max_l) {
-        return "the basis set " + basis.name + " has " + shell_letter(shell.l) + " functions for " +
-               element_symbol(z) + ", and " + shell_letter(shell.l) +
+        return shell_name(basis, z, shell) + ": " + shell_letter(shell.l) +
                " functions are not supported (at most " + shell_letter(max_l) + ")";
       }
     }

@@ -13,6 +13,7 @@ struct Shell {
   int l = 0;                         // 0 = s, 1 = p, 2 = d, 3 = f
   std::vector<double> exponents;     // already multiplied by SCALE^2
   std::vector<double> coefficients;  // one per exponent
+  int line = 0;                      // of its "TYPE NPRIM SCALE" line in the file, for messages
 };
 
 struct BasisSet {
@@ -36,12 +37,16 @@ int cartesian_functions(int l);
 // what was expected and what was found.
 BasisSet read_gaussian94(const std::string& path);
 
+// "PATH:LINE: the D shell of element O", naming `shell` of element `z` for messages.
+std::string shell_name(const BasisSet& basis, int z, const Shell& shell);
+
 // "" when the basis covers every atomic number given; otherwise a message naming the first that
 // it lacks.
 std::string missing_element_problem(const BasisSet& basis, const std::vector<int>& atomic_numbers);
 
-// "" when no shell of the given elements has l > max_l; otherwise a message naming the lightest
-// of them that has one. Elements the basis lacks are missing_element_problem's to report.
+// "" when no shell of the given elements has l > max_l; otherwise a message naming the first such
+// shell of the lightest of them that has one, by its file and line. Elements the basis lacks are
+// missing_element_problem's to report.
 std::string unsupported_shell_problem(const BasisSet& basis, const std::vector<int>& atomic_numbers,
                                       int max_l);
 

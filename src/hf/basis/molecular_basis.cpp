@@ -24,7 +24,8 @@ int MolecularBasis::max_l() const {
 }
 
 std::vector<double> normalised_coefficients(int l, const std::vector<double>& exponents,
-                                            const std::vector<double>& coefficients) {
+                                            const std::vector<double>& coefficients,
+                                            const std::string& name) {
   if (l < 0 || l > kMaxShellL)
     throw std::logic_error("normalised_coefficients: only s, p and d shells");
   // <x^l e^{-a r^2} | x^l e^{-b r^2}> = (pi/(a+b))^{3/2} (2l-1)!! / (2(a+b))^l.
@@ -46,9 +47,9 @@ std::vector<double> normalised_coefficients(int l, const std::vector<double>& ex
     }
   }
   if (!(norm2 > 0.0))
-    throw InputError(
-        "a basis shell has no norm: its primitives cancel (one exponent given twice with opposite "
-        "coefficients?)");
+    throw InputError(name +
+                     " has no norm: its primitives cancel (one exponent given twice with opposite "
+                     "coefficients?) or its coefficients are too small for a norm in doubles");
   for (double& c : scaled)
     c /= std::sqrt(norm2);
   return scaled;
@@ -65,7 +66,8 @@ MolecularBasis place_basis(const BasisSet& basis, const Molecule& molecule) {
       s.center = {at.x, at.y, at.z};
       s.first_function = placed.functions;
       s.exponents = shell.exponents;
-      s.coefficients = normalised_coefficients(shell.l, shell.exponents, shell.coefficients);
+      s.coefficients = normalised_coefficients(shell.l, shell.exponents, shell.coefficients,
+                                               shell_name(basis, at.atomic_number, shell));
       placed.functions += cartesian_functions(shell.l);
       placed.shells.push_back(std::move(s));
     }

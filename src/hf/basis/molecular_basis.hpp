@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "hf/basis/basis_set.hpp"
@@ -32,9 +33,11 @@ struct MolecularBasis {
 // make its x^l e^{-a r^2} component unit-normalised: primitive norms (2a/pi)^{3/4} (4a)^{l/2} /
 // sqrt((2l-1)!!), then the contraction's own norm. (A d shell's xy, xz and yz components then
 // have self-overlap 1/3: the SCF's energies do not depend on the functions' scale.) Throws
-// InputError when the contraction has no norm (all coefficients zero).
+// InputError naming the shell `name` when the contraction has no norm (its primitives cancel, or
+// its coefficients are so small that the norm underflows).
 std::vector<double> normalised_coefficients(int l, const std::vector<double>& exponents,
-                                            const std::vector<double>& coefficients);
+                                            const std::vector<double>& coefficients,
+                                            const std::string& name = "a basis shell");
 
 // Places `basis` on every atom of `molecule`. The caller has checked that the basis covers each
 // element (missing_element_problem) and has no shells above p (unsupported_shell_problem).
