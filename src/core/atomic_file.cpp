@@ -4,11 +4,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -49,6 +52,81 @@ void remove_stale_temporaries(const std::string& path) {
   }
 }
 
+// Where a write to a path lands. A path through /proc/self/fd (/dev/stdout, /dev/fd/3) names a
+// descriptor the process holds: reopening it would start at offset 0 of a redirected file and
+// write over what the process printed there, so the descriptor itself is written. Otherwise its
+// links are followed: a link is written through to its target, never replaced by a rename.
+struct WriteTarget {
+  int descriptor = -1;  // >= 0: write to this descriptor
+  std::string path;     // else this path, which is no link
+  bool through_link = false;
+};
+
+WriteTarget write_target_of(const std::string& path) {
+  const std::string own_descriptors = "/proc/" + std::to_string(getpid()) + "/fd";
+  fs::path current = fs::absolute(path);
+  int links = 0;
+  // As many links as the kernel follows before ELOOP.
+  for (; links < 40; ++links) {
+    std::error_code ec;
+    const fs::path folder = fs::weakly_canonical(current.parent_path(), ec);
+    if (!ec) current = folder / current.filename();
+    const std::string name = current.filename().string();
+    if (!ec && (folder == own_descriptors || folder == "/proc/self/fd") && !name.empty() &&
+        name.size() < 10 &&
+        std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c); })) {
+      return {std::stoi(name), "", links > 0};
+    }
+    struct stat status {};
+    if (lstat(current.c_str(), &status) != 0 || !S_ISLNK(status.st_mode)) break;
+    const fs::path target = fs::read_symlink(current, ec);
+    if (ec) break;
+    current = target.is_absolute() ? target : current.parent_path() / target;
+  }
+  return {-1, current.string(), links > 0};
+}
+
+// A device or FIFO takes the content as a stream: it is opened and written, where a rename would
+// replace it by a regular file.
+bool written_directly(const std::string& path) {
+  struct stat status {};
+  return stat(path.c_str(), &status) == 0 && (S_ISCHR(status.st_mode) || S_ISFIFO(status.st_mode));
+}
+
+bool write_all(int fd, const std::string& text) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+void write_to_descriptor(int fd, const std::string& path, const std::string& text) {
+  // The descriptor may be standard output: what the process printed there goes first.
+  std::cout.flush();
+  std::fflush(nullptr);
+  if (!write_all(fd, text))
+    throw RuntimeFailure("cannot write " + quoted(path) + ": " + std::strerror(errno));
+}
+
+void write_to_stream_file(const std::string& target, const std::string& path,
+                          const std::string& text) {
+  // Non-blocking, so that a FIFO nobody reads fails the write instead of hanging the run.
+  const int fd = open(target.c_str(), O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const std::string reason = errno == ENXIO ? "a FIFO that nothing reads" : std::strerror(errno);
+    throw RuntimeFailure("cannot open " + quoted(path) + ": " + reason);
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  const bool written = write_all(fd, text);
+  const std::string reason = std::strerror(errno);
+  close(fd);
+  if (!written) throw RuntimeFailure("cannot write " + quoted(path) + ": " + reason);
+}
+
 }  // namespace
 
 void write_file_atomically(const std::string& path,
@@ -61,8 +139,11 @@ void write_file_atomically(const std::string& path,
   produce(content);
   const std::string text = content.str();
 
-  const std::string folder = folder_of(path);
-  std::string temporary = temporary_name(path);
+  const WriteTarget target = write_target_of(path);
+  if (target.descriptor >= 0) return write_to_descriptor(target.descriptor, path, text);
+  if (written_directly(target.path)) return write_to_stream_file(target.path, path, text);
+  const std::string folder = folder_of(target.path);
+  std::string temporary = temporary_name(target.path);
   const int fd = mkstemp(temporary.data());
   if (fd < 0) {
     throw RuntimeFailure("cannot create a temporary file in " + quoted(folder) + ": " +
@@ -74,13 +155,7 @@ void write_file_atomically(const std::string& path,
     unlink(temporary.c_str());
     throw RuntimeFailure(std::string("cannot ") + step + " " + quoted(path) + ": " + reason);
   };
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("write");
-    written += static_cast<std::size_t>(n);
-  }
+  if (!write_all(fd, text)) fail("write");
   if (fsync(fd) != 0) fail("sync");
   // mkstemp creates 0600; a report is an ordinary file.
   if (fchmod(fd, 0644) != 0) fail("set permissions of");
@@ -88,7 +163,7 @@ void write_file_atomically(const std::string& path,
     unlink(temporary.c_str());
     throw RuntimeFailure("cannot close " + quoted(path) + ": " + std::strerror(errno));
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+  if (std::rename(temporary.c_str(), target.path.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
     unlink(temporary.c_str());
     throw RuntimeFailure("cannot rename the report into " + quoted(path) + ": " + reason);
@@ -96,38 +171,54 @@ void write_file_atomically(const std::string& path,
 }
 
 void check_writable_path(const std::string& path, const std::string& what) {
-  const std::string folder = folder_of(path);
-  std::error_code ec;
-  if (!fs::exists(folder, ec)) {
-    throw InputError(what + " " + quoted(path) + ": folder " + quoted(folder) + " does not exist");
-  }
-  if (!fs::is_directory(folder, ec)) {
-    throw InputError(what + " " + quoted(path) + ": " + quoted(folder) + " is not a folder");
-  }
-  if (fs::is_directory(path, ec)) {
-    throw InputError(what + " " + quoted(path) + ": is a folder, not a file name");
-  }
   const std::string read = read_file_at(path);
   if (!read.empty()) {
     throw InputError(what + " " + quoted(path) + ": is " + read +
                      ", which the run reads and a write there would replace; name another file");
   }
-  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {
-    throw InputError(what + " " + quoted(path) +
-                     ": exists and is not a regular file (a device, FIFO or socket), which a "
-                     "report must never replace");
+  const WriteTarget target = write_target_of(path);
+  if (target.descriptor >= 0) {
+    const int mode = fcntl(target.descriptor, F_GETFL);
+    if (mode < 0 || (mode & O_ACCMODE) == O_RDONLY) {
+      throw InputError(what + " " + quoted(path) + ": is descriptor " +
+                       std::to_string(target.descriptor) + ", which is not open for writing");
+    }
+    return;
+  }
+  const std::string& file = target.path;
+  const std::string shown =
+      quoted(path) + (target.through_link ? " (a link to " + quoted(file) + ")" : "");
+  if (written_directly(file)) {
+    if (access(file.c_str(), W_OK) != 0) {
+      throw InputError(what + " " + shown + ": cannot be written: " + std::strerror(errno));
+    }
+    return;
+  }
+  const std::string folder = folder_of(file);
+  std::error_code ec;
+  if (!fs::exists(folder, ec)) {
+    throw InputError(what + " " + shown + ": folder " + quoted(folder) + " does not exist");
+  }
+  if (!fs::is_directory(folder, ec)) {
+    throw InputError(what + " " + shown + ": " + quoted(folder) + " is not a folder");
+  }
+  if (fs::is_directory(file, ec)) {
+    throw InputError(what + " " + shown + ": is a folder, not a file name");
+  }
+  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec)) {
+    throw InputError(what + " " + shown + ": is a socket, which takes no file");
   }
   if (access(folder.c_str(), W_OK) != 0) {
-    throw InputError(what + " " + quoted(path) + ": folder " + quoted(folder) + " is not writable");
+    throw InputError(what + " " + shown + ": folder " + quoted(folder) + " is not writable");
   }
-  remove_stale_temporaries(path);
+  remove_stale_temporaries(file);
   // Permissions are not the whole story (/proc is writable by root, yet takes no new file): a
   // file is created there and removed, as the write at the end will.
-  std::string probe = temporary_name(path);
+  std::string probe = temporary_name(file);
   const int fd = mkstemp(probe.data());
   if (fd < 0) {
-    throw InputError(what + " " + quoted(path) + ": cannot create a file in folder " +
-                     quoted(folder) + ": " + std::strerror(errno));
+    throw InputError(what + " " + shown + ": cannot create a file in folder " + quoted(folder) +
+                     ": " + std::strerror(errno));
   }
   close(fd);
   unlink(probe.c_str());

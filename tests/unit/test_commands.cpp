@@ -150,17 +150,11 @@ TEST(BadInput, ReportFolderMissing) {
                    "folder '" + dir.file("no/such/folder") + "' does not exist");
 }
 
-// The report is renamed over its path at the end, so a path that is not a regular file (a FIFO
-// here; a device such as /dev/null as root) or that names the input would be destroyed: refused,
+// A report path that names the input would be destroyed by the report renamed over it: refused,
 // and left as it was.
 TEST(BadInput, ReportPathsThatARenameWouldDestroy) {
   TempDir dir;
   const std::string input = dir.write("in.yaml", "app: stream\nelements: 1000\n");
-  const std::string fifo = dir.file("fifo.yaml");
-  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  expect_bad_input(kmini({"run", input, "--report", fifo}),
-                   "--report '" + fifo + "': exists and is not a regular file");
-  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
   expect_bad_input(kmini({"run", input, "--report", input}),
                    "--report '" + input + "': is the input '" + input + "', which the run reads");
   // Other names of the same file, known by its device and inode.
@@ -178,7 +172,62 @@ TEST(BadInput, ReportPathsThatARenameWouldDestroy) {
   expect_bad_input(
       kmini({"run", input, "--report", dir.file("a.yaml"), "--report", dir.file("b.yaml")}),
       "--report given twice");
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"fifo.yaml", "in.yaml"}));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
+}
+
+// A link is written through to its target and kept, where the rename replaced the link (as root,
+// /dev/stdout, which then held the report). A FIFO, a device and a descriptor the process holds
+// are written to directly, with no temporary file and no rename: /proc/self/fd/1, as /dev/stdout
+// is, puts the report on standard output after the tables, even where that is a file.
+TEST(Commands, ReportPathsThatAreLinksStreamsOrDescriptors) {
+  namespace fs = std::filesystem;
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", "app: stream\nelements: 1000\nrepetitions: 1\n");
+  fs::create_directory(dir.file("sub"));
+  dir.write("sub/real.yaml", "old\n");
+  fs::create_symlink("sub/real.yaml", dir.file("link.yaml"));
+  fs::create_symlink("sub/new.yaml", dir.file("dangling.yaml"));
+  for (const char* link : {"link.yaml", "dangling.yaml"}) {
+    SCOPED_TRACE(link);
+    const ProcessResult r =
+        kmini({"run", input, "--report", dir.file(link), "--ceiling-elements", "0"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(fs::is_symlink(dir.file(link)));
+    EXPECT_CONTAINS(testing::read_file(dir.file(link)), "kmini_report: 1\n");
+  }
+  EXPECT_EQ(dir.entries(),
+            (std::vector<std::string>{"dangling.yaml", "in.yaml", "link.yaml", "sub"}));
+
+  const std::string fifo = dir.file("fifo.yaml");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  testing::prepare_environment();
+  const ProcessResult through_fifo = testing::run_process(
+      {"bash", "-c",
+       // The FIFO's reader; the FIFO is opened for writing here too, so that the reader ends
+       // even where kmini wrote nothing.
+       "cat \"$1\" > \"$2\" & \"$0\" run \"$3\" --report \"$1\" --ceiling-elements 0; "
+       "status=$?; exec 3<>\"$1\"; exec 3>&-; wait; exit $status",
+       testing::kmini_binary(), fifo, dir.file("from-fifo.yaml"), input});
+  ASSERT_EQ(through_fifo.exit_code, 0) << through_fifo.err;
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_CONTAINS(testing::read_file(dir.file("from-fifo.yaml")), "kmini_report: 1\n");
+
+  const ProcessResult to_null =
+      kmini({"run", input, "--report", "/dev/null", "--ceiling-elements", "0"});
+  ASSERT_EQ(to_null.exit_code, 0) << to_null.err;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_CONTAINS(to_null.out, "report: /dev/null\n");
+
+  const ProcessResult to_stdout = testing::run_process(
+      {"bash", "-c", "\"$0\" run \"$1\" --report /proc/self/fd/1 --ceiling-elements 0 > \"$2\"",
+       testing::kmini_binary(), input, dir.file("stdout.txt")});
+  ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+  const std::string printed = testing::read_file(dir.file("stdout.txt"));
+  const std::size_t table = printed.find("== stream"), report = printed.find("kmini_report: 1\n"),
+                    summary = printed.find("report: /proc/self/fd/1\n");
+  EXPECT_LT(table, report) << printed;
+  EXPECT_LT(report, summary) << printed;
+  EXPECT_NE(summary, std::string::npos) << printed;
 }
 
 // Nor may a report or a dump replace a file the input names: the molecule or basis set an hf run
