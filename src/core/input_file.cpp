@@ -19,6 +19,7 @@ namespace {
 struct ReadFile {
   dev_t device;
   ino_t inode;
+  std::string path;         // as it was opened
   std::string description;  // "<what> '<path>'"
   std::uint64_t digest;     // of its contents when opened
 };
@@ -52,7 +53,7 @@ std::ifstream open_input_file(const std::string& path, const std::string& what) 
     const std::lock_guard<std::mutex> lock(g_read_files_mutex);
     const std::string article = what.rfind("the ", 0) == 0 ? "" : "the ";
     g_read_files.push_back(
-        {status.st_dev, status.st_ino, article + what + " " + quoted(path), fnv1a(bytes)});
+        {status.st_dev, status.st_ino, path, article + what + " " + quoted(path), fnv1a(bytes)});
   }
   return in;
 }
@@ -61,8 +62,19 @@ std::string read_file_at(const std::string& path) {
   struct stat status {};
   if (stat(path.c_str(), &status) != 0) return "";
   const std::lock_guard<std::mutex> lock(g_read_files_mutex);
-  for (const ReadFile& file : g_read_files)
-    if (file.device == status.st_dev && file.inode == status.st_ino) return file.description;
+  for (const ReadFile& file : g_read_files) {
+    if (file.device != status.st_dev || file.inode != status.st_ino) continue;
+    // A file read and since deleted frees its inode, which a new file (a report) may get: the
+    // inode is the file read while its path still leads there, or while it holds what was read
+    // (the file moved).
+    struct stat now {};
+    if (stat(file.path.c_str(), &now) == 0 && now.st_dev == file.device && now.st_ino == file.inode)
+      return file.description;
+    std::ifstream in(path, std::ios::binary);
+    if (!in.is_open()) continue;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (fnv1a(bytes) == file.digest) return file.description;
+  }
   return "";
 }
 

@@ -21,7 +21,8 @@ std::ifstream open_input_file(const std::string& path, const std::string& what);
 // read by>'", or "" when `path` names none of them or nothing. Files are compared by identity,
 // device and inode with links followed, so that no other name of an input (a link, a path
 // through "..", a hard link) passes for a new file: a report or dump written there would replace
-// what the run reads.
+// what the run reads. An inode counts while the path it was read by still leads to it, or while
+// it holds what was read: a file deleted since frees its inode for new files.
 std::string read_file_at(const std::string& path);
 
 // Whether `a` and `b` name one file: by device and inode, links followed, where both exist; by

@@ -4,6 +4,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "core/atomic_file.hpp"
@@ -11,6 +13,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/headline.hpp"
+#include "core/input_file.hpp"
 #include "core/registry.hpp"
 #include "core/report.hpp"
 #include "core/tree.hpp"
@@ -149,6 +152,22 @@ TEST(AtomicFile, ReplacesAnOldReportWhole) {
   const std::string path = dir.write("report.yaml", "old: complete\n");
   write_file_atomically(path, [](std::ostream& out) { out << "new: complete\n"; });
   EXPECT_EQ(read_file(path), "new: complete\n");
+}
+
+// A file the run read keeps its identity when moved, but not once its inode holds other
+// contents: a file read and deleted frees its inode, which the next file made (the report) may
+// get. Matched by inode alone, the report was refused as the deleted input.
+TEST(AtomicFile, AnInputsInodeHoldingOtherContentsIsNoLongerTheInput) {
+  TempDir dir;
+  const std::string read = dir.write("snippet.gbs", "H 0\n");
+  open_input_file(read, "basis set file");
+  const std::string moved = dir.file("moved.gbs");
+  ASSERT_EQ(std::rename(read.c_str(), moved.c_str()), 0);
+  EXPECT_NE(read_file_at(moved), "");                          // the same file, by another name
+  std::ofstream(moved, std::ios::trunc) << "old: complete\n";  // the same inode, rewritten
+  EXPECT_EQ(read_file_at(moved), "");
+  write_file_atomically(moved, [](std::ostream& out) { out << "new: complete\n"; });
+  EXPECT_EQ(read_file(moved), "new: complete\n");
 }
 
 TEST(AtomicFile, UnwritablePathsAreInputErrors) {
