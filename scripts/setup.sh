@@ -263,7 +263,9 @@ if [ "${KMINI_CCACHE:-on}" != off ] && command -v ccache >/dev/null 2>&1; then
 fi
 # KMINI_WERROR=ON (CI sets it): a warning in kmini's own code fails the build.
 [ -z "${KMINI_WERROR:-}" ] || configure_args+=(-DKMINI_WERROR="$KMINI_WERROR")
-if [ ! -f "build/$preset/build.ninja" ] || [ ${#kokkos_root_args[@]} -gt 0 ]; then
+# Configured again when the presets changed since (their flags live in the cache).
+if [ ! -f "build/$preset/build.ninja" ] || [ ${#kokkos_root_args[@]} -gt 0 ] ||
+  [ CMakePresets.json -nt "build/$preset/CMakeCache.txt" ]; then
   say "configuring kmini (preset $preset${configure_args:+; ${configure_args[*]}})"
   cmake --preset "$preset" "${kokkos_root_args[@]}" "${configure_args[@]}" >/dev/null
 fi
