@@ -88,6 +88,11 @@ struct OutputFile {
 // The files the input's runs write, each once per run.
 std::vector<OutputFile> output_files(const Input& input);
 
+// Checked once every run has read its files, so that a run that writes what a later run reads
+// is refused as one that writes what an earlier run read is: each output against the files read,
+// the outputs before it and its folder. Throws InputError.
+void check_output_files(const Input& input);
+
 // Reads, parses and checks an input file, applies overrides, and runs each app's own checks;
 // then checks the files the runs write against every file the input reads and each other, so
 // that a run's write never replaces what a later run reads or writes. Throws InputError on any
