@@ -92,6 +92,13 @@ bool same_file(const std::string& a, const std::string& b) {
   return !error_a && !error_b && resolved_a == resolved_b;
 }
 
+bool writes_collide(const std::string& a, const std::string& b) {
+  if (!same_file(a, b)) return false;
+  struct stat status {};
+  if (stat(a.c_str(), &status) != 0) return true;
+  return !S_ISCHR(status.st_mode) && !S_ISFIFO(status.st_mode) && !S_ISSOCK(status.st_mode);
+}
+
 std::uint64_t fnv1a(const std::string& bytes, std::uint64_t digest) {
   for (const unsigned char byte : bytes) {
     digest ^= byte;

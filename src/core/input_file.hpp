@@ -29,6 +29,11 @@ std::string read_file_at(const std::string& path);
 // their absolute paths with links and ".." resolved where neither does yet.
 bool same_file(const std::string& a, const std::string& b);
 
+// Whether a file written at `a` would replace one written at `b`: they are the same file, and it
+// is a regular file or none yet. A stream (a device such as /dev/null, a FIFO, a socket) takes
+// each write in turn, so two outputs may both name it.
+bool writes_collide(const std::string& a, const std::string& b);
+
 // A digest (FNV-1a, 64 bits) of the contents of every file open_input_file opened, in the order
 // they were opened: ranks that parsed the same input from the same files agree on it.
 std::uint64_t read_files_digest();

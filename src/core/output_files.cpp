@@ -75,7 +75,7 @@ void check_output_files(const Input& input) {
              " reads: the write would replace it");
     }
     for (std::size_t j = 0; j < i; ++j) {
-      if (same_file(outputs[j].path, output.path)) {
+      if (writes_collide(outputs[j].path, output.path)) {
         refuse("is the file " + outputs[j].key_path + " (" + outputs[j].mark.str() +
                ") writes too: one would replace the other");
       }

@@ -185,18 +185,24 @@ Input load_agreed_input(const CliOptions& options, const AppRegistry& registry, 
     }
     throw RefusedOnAnotherRank();
   }
+  const auto agree = [&](const std::string& mine, const std::string& problem) {
+    if (const int differs = first(world.broadcast(mine) != mine); differs < world.size()) {
+      if (world.is_root()) throw InputError("rank " + std::to_string(differs) + " " + problem);
+      throw RefusedOnAnotherRank();
+    }
+  };
   std::uint64_t digest = read_files_digest();
   for (const std::string& text : options.overrides)
     digest = fnv1a(text + '\n', digest);
-  const std::string mine = std::to_string(digest);
-  if (const int differs = first(world.broadcast(mine) != mine); differs < world.size()) {
-    if (world.is_root()) {
-      throw InputError("rank " + std::to_string(differs) +
-                       " read a different input from rank 0's: the input file, its --set "
-                       "overrides and every file it names must be the same on every rank");
-    }
-    throw RefusedOnAnotherRank();
-  }
+  agree(std::to_string(digest),
+        "read a different input from rank 0's: the input file, its --set overrides and every "
+        "file it names must be the same on every rank");
+  // Options that decide what every rank does next: ranks that differ in them left each other
+  // waiting in different collectives (exit 4, MPI_ERR_TRUNCATE, or a hang).
+  agree(std::to_string(options.dry_run) + " " + std::to_string(options.ceiling_elements) + " " +
+            std::to_string(static_cast<int>(options.format)),
+        "was given other options than rank 0: --dry-run, --ceiling-elements and --format must be "
+        "the same on every rank");
   return std::move(*input);
 }
 
@@ -237,7 +243,7 @@ class RunCommand {
     root_check(world_, [&] {
       check_writable_path(path, "--report");
       for (const OutputFile& output : output_files(input_)) {
-        if (same_file(path, output.path)) {
+        if (writes_collide(path, output.path)) {
           throw InputError("--report " + quoted(path) + ": is the file " + output.key_path + " (" +
                            output.mark.str() +
                            ") writes: the report would replace it; name another file");

@@ -63,8 +63,9 @@ TEST(TwoRanks, BadInputExitsTwoWithOneMessage) {
 }
 
 // Ranks that disagree about the input (another file, a --set on one rank, an input bad on one
-// rank alone, as a node-local molecule file can be) end with exit 2 and one message, where the
-// job hung or ran different problems; an error on rank 1 alone is said, by rank 1.
+// rank alone, as a node-local molecule file can be) or about the options that steer every rank
+// (--dry-run, --ceiling-elements, --format) end with exit 2 and one message, where the job hung,
+// ran different problems or failed in MPI (exit 4); an error on rank 1 alone is said, by rank 1.
 TEST(TwoRanks, RanksThatReadDifferentInputsExitTwoWithOneMessage) {
   TempDir dir;
   const std::string a = dir.write("a.yaml", "app: stream\nelements: 100000\nrepetitions: 2\n");
@@ -88,6 +89,15 @@ TEST(TwoRanks, RanksThatReadDifferentInputsExitTwoWithOneMessage) {
        {args(a), args(a, {"--set", "stream.repetitions=3"})},
        "rank 1 read a different input from rank 0's"},
       {"bad on rank 1 alone", {args(a), args(bad)}, "rank 1: "},
+      {"another probe length on rank 1",
+       {args(a), {"run", a, "--ceiling-elements", "4096", "--report", dir.file("r.yaml")}},
+       "rank 1 was given other options than rank 0"},
+      {"--dry-run on rank 1 alone",
+       {args(a), args(a, {"--dry-run"})},
+       "rank 1 was given other options than rank 0"},
+      {"--format json on rank 1 alone",
+       {args(a), args(a, {"--format", "json"})},
+       "rank 1 was given other options than rank 0"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.what);

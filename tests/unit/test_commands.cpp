@@ -296,8 +296,15 @@ TEST(BadInput, DumpsThatAnotherRunReadsOrWritesOrTheReportReplaces) {
   expect_bad_input(kmini({"run", single, "--report", dir.file("sub/../d.txt")}),
                    "--report '" + dir.file("sub/../d.txt") + "': is the file dump (" + single +
                        ":5:7) writes: the report would replace it");
-  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"h2.xyz", "r.yaml", "single.yaml", "sub",
-                                                     "twice.yaml", "w.yaml"}));
+
+  // A stream replaces nothing: the dumps of two runs and the report may all go to /dev/null.
+  const std::string to_null =
+      dir.write("null.yaml", "runs:\n" + writer("/dev/null") + writer("/dev/null"));
+  const ProcessResult streamed =
+      kmini({"run", to_null, "--report", "/dev/null", "--ceiling-elements", "0"});
+  EXPECT_EQ(streamed.exit_code, 0) << streamed.out << streamed.err;
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"h2.xyz", "null.yaml", "r.yaml", "single.yaml",
+                                                     "sub", "twice.yaml", "w.yaml"}));
 }
 
 // The memory gate takes the lower of the free memory and what an address-space limit (ulimit -v)
