@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/expect.hpp"
 #include "support/kmini_binary.hpp"
 #include "support/report_reading.hpp"
 
@@ -157,7 +158,8 @@ std::vector<std::string> modelled_apps() {
   return apps;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryApp, ByteModel, ::testing::ValuesIn(modelled_apps()));
+INSTANTIATE_TEST_SUITE_P(EveryApp, ByteModel, ::testing::ValuesIn(modelled_apps()),
+                         testing::ParamIsName());
 
 }  // namespace
 }  // namespace kmini

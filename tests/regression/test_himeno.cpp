@@ -139,7 +139,8 @@ TEST_P(HimenoXS, HundredIterations) {
     expect_valid(result, 100);
 }
 
-INSTANTIATE_TEST_SUITE_P(Precisions, HimenoXS, ::testing::Values("float", "double"));
+INSTANTIATE_TEST_SUITE_P(Precisions, HimenoXS, ::testing::Values("float", "double"),
+                         testing::ParamIsName());
 
 TEST(HimenoMeasurement, TheOriginalsTimedModeContinuesFromTheRehearsal) {
   // No iterations: 3 rehearsal iterations, then as many as fill target_seconds, from where the
@@ -342,7 +343,8 @@ TEST_P(HimenoTemporal, EveryStepCountAndUpdateBitForBitOnAnOddGrid) {
   expect_temporal_valid(results);
 }
 
-INSTANTIATE_TEST_SUITE_P(Precisions, HimenoTemporal, ::testing::Values("float", "double"));
+INSTANTIATE_TEST_SUITE_P(Precisions, HimenoTemporal, ::testing::Values("float", "double"),
+                         testing::ParamIsName());
 
 TEST(HimenoTemporalRuns, TheDefaultBlockOnTheOriginalsValues) {
   // Size XS at the default block: one run along i, teams of 16 x 16 threads at the grid's edges.

@@ -13,6 +13,17 @@
 
 namespace kmini::testing {
 
+// A value-parameterised test's name from its parameter, a word ("float", "himeno"). The test
+// executables list without gtest's "# GetParam() = ..." comments (tests/CMakeLists.txt,
+// NO_PRETTY_VALUES): a test name with spaces loses its time in ctest's cost data, so that it ran
+// last, however long.
+struct ParamIsName {
+  template <class Param>
+  std::string operator()(const ::testing::TestParamInfo<Param>& info) const {
+    return std::string(info.param);
+  }
+};
+
 // The message of the InputError `action` throws; a test failure if it throws none.
 template <class Action>
 std::string input_error_of(Action&& action) {
