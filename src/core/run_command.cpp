@@ -198,11 +198,11 @@ Input load_agreed_input(const CliOptions& options, const AppRegistry& registry, 
         "read a different input from rank 0's: the input file, its --set overrides and every "
         "file it names must be the same on every rank");
   // Options that decide what every rank does next: ranks that differ in them left each other
-  // waiting in different collectives (exit 4, MPI_ERR_TRUNCATE, or a hang).
-  agree(std::to_string(options.dry_run) + " " + std::to_string(options.ceiling_elements) + " " +
-            std::to_string(static_cast<int>(options.format)),
-        "was given other options than rank 0: --dry-run, --ceiling-elements and --format must be "
-        "the same on every rank");
+  // waiting in different collectives (exit 4, MPI_ERR_TRUNCATE, or a hang). --report and
+  // --format are rank 0's alone, which writes the report.
+  agree(std::to_string(options.dry_run) + " " + std::to_string(options.ceiling_elements),
+        "was given other options than rank 0: --dry-run and --ceiling-elements must be the same "
+        "on every rank");
   return std::move(*input);
 }
 
