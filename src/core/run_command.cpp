@@ -274,8 +274,10 @@ class RunCommand {
          << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
     const int status = written != report_path ? static_cast<int>(ExitCode::runtime_failure)
                                               : final_status(results, summary);
-    return stdout_failed(written) ? std::max(status, static_cast<int>(ExitCode::runtime_failure))
-                                  : status;
+    return with_late_signal(stdout_failed(written)
+                                ? std::max(status, static_cast<int>(ExitCode::runtime_failure))
+                                : status,
+                            summary);
   }
 
  private:
@@ -292,6 +294,17 @@ class RunCommand {
               << (report.empty() ? std::string() : "; the report " + quoted(report) + " holds them")
               << std::endl;
     return true;
+  }
+
+  // A signal that came after the last run's last safe point, while the summary and the report
+  // were made (or while a slow reader held the report's FIFO): every run had finished and the
+  // report holds them all, but the request is not lost: the exit status is the signal's.
+  int with_late_signal(int status, const Summary& summary) const {
+    const int signal = interrupt::received();
+    if (signal == 0 || summary.interrupted != 0) return status;
+    std::cerr << "kmini: " << interrupt::name(signal)
+              << " came after every run had finished: the report holds every result" << std::endl;
+    return 128 + signal;
   }
 
   // The probe's length: --ceiling-elements, else the default for the smallest free memory.

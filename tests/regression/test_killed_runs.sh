@@ -190,6 +190,48 @@ grep -q '^  status: "VALID"$' "$scratch/r-full.yaml" || fail "no report with /de
 status=${PIPESTATUS[0]}
 [ $status -eq 4 ] || fail "exit $status into a closed pipe, expected 4: $(cat "$scratch/err-pipe.txt")"
 grep -q '^  status: "VALID"$' "$scratch/r-pipe.yaml" || fail "no report with a closed pipe"
+
+check "SIGTERM after the last safe point, while the report is written: exit 143, every result kept"
+# The report goes into a FIFO of one page whose reader holds off: kmini is then inside the
+# report's write, past every run, when the signal comes; the reader takes the report after it.
+mkfifo "$scratch/report.fifo"
+python3 - "$kmini" "$scratch" <<'EOF' || fail "a signal while the report was written"
+import array, fcntl, os, signal, subprocess, sys, termios, time
+
+kmini, scratch = sys.argv[1:3]
+fifo = f"{scratch}/report.fifo"
+F_SETPIPE_SZ = 1031
+reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader before kmini looks for one
+fcntl.fcntl(reader, F_SETPIPE_SZ, 4096)
+with open(f"{scratch}/out-late.txt", "w") as out, open(f"{scratch}/err-late.txt", "w") as err:
+    run = subprocess.Popen([kmini, "run", f"{scratch}/small.yaml", "--ceiling-elements", "0",
+                            "--report", fifo], stdout=out, stderr=err)
+    waiting = array.array("i", [0])
+    deadline = time.monotonic() + 300
+    while waiting[0] < 4096:  # a full pipe: kmini waits inside the report's write
+        if run.poll() is not None:
+            sys.exit(f"kmini ended ({run.returncode}) before the report filled the FIFO")
+        if time.monotonic() > deadline:
+            run.kill()
+            sys.exit("the report never filled the FIFO")
+        time.sleep(0.05)
+        fcntl.ioctl(reader, termios.FIONREAD, waiting)
+    run.send_signal(signal.SIGTERM)
+    time.sleep(0.5)
+    os.set_blocking(reader, True)
+    report = b""
+    while chunk := os.read(reader, 65536):
+        report += chunk
+    status = run.wait(timeout=60)
+report = report.decode()
+errors = open(f"{scratch}/err-late.txt").read()
+if status != 143:
+    sys.exit(f"exit {status}, expected 143: {errors}")
+if "SIGTERM came after every run had finished" not in errors:
+    sys.exit(f"no word of the late signal on stderr: {errors}")
+if "\nsummary:" not in report or '\n  status: "VALID"\n' not in report:
+    sys.exit(f"the report is not whole: {report[-300:]}")
+EOF
 if [ -n "$mpirun" ]; then
   check "SIGTERM to mpirun's process group after the first row (as timeout sends it): rank 0's report INTERRUPTED"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
