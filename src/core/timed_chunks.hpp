@@ -25,11 +25,15 @@ class TimedChunks {
 
   std::int64_t size() const { return size_; }
 
-  // The chunk just launched took `seconds`, fenced.
-  void took(double seconds) {
+  // The chunk just launched, of size(), took `seconds`, fenced.
+  void took(double seconds) { took(seconds, size_); }
+
+  // The chunk just launched, of `launched` (the last of a range may be smaller than size()),
+  // took `seconds`, fenced: the next are sized by its rate.
+  void took(double seconds, std::int64_t launched) {
     longest_ = std::max(longest_, seconds);
     if (seconds <= bound_) return;
-    const double shrunk = static_cast<double>(size_) * 0.5 * bound_ / seconds;
+    const double shrunk = static_cast<double>(launched) * 0.5 * bound_ / seconds;
     size_ = std::max(smallest_, std::min(size_, static_cast<std::int64_t>(shrunk)));
   }
 

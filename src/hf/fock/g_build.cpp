@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <numeric>
 #include <utility>
 
@@ -226,6 +227,11 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
       const std::int64_t by_integrals = settings_.chunk_quartets * 64 / decltype(cls)::integrals;
       t->chunks.emplace_back(std::min(settings_.chunk_quartets, by_integrals),
                              settings_.smallest_chunk_quartets, settings_.launch_seconds);
+      // A batch's gather and host additions in one launch each at first.
+      t->gather_chunks.emplace_back(std::int64_t{shells} * shells, settings_.smallest_gather_blocks,
+                                    settings_.launch_seconds);
+      t->buffered_chunks.emplace_back(std::numeric_limits<std::int64_t>::max(),
+                                      settings_.smallest_host_additions, settings_.launch_seconds);
     });
   const bool by_density = settings_.screening == Screening::density;
   for (const ClassPlan& c : plan_.classes) {

@@ -39,6 +39,11 @@ struct GBuildSettings {
   std::int64_t chunk_quartets = std::int64_t{1} << 25;
   std::int64_t smallest_chunk_quartets = std::int64_t{1} << 14;
   double launch_seconds = TimedChunks::kBoundSeconds;
+  // What follows a batch's store goes in timed launches too, all at once at first, never below
+  // these once they shrink: kernel_split's gather (G blocks, a few dozen teams per SM of a GPU)
+  // and host_update's additions on the host (buffered quartets).
+  std::int64_t smallest_gather_blocks = 4096;
+  std::int64_t smallest_host_additions = std::int64_t{1} << 14;
   // false: the exchange updates alone, G = -K/2, for a J engine to add J (fock_algorithm: split);
   // quartets whose exchange updates the density screen drops are then not computed at all.
   bool coulomb = true;
@@ -125,6 +130,12 @@ class GBuilder {
   template <class Class, class Sink>
   void launch(const char* stem, std::size_t i, std::int64_t first, std::int64_t count,
               const Sink& sink);
+  // [first, first + count) in launches that `chunks` sizes by their time: launch(begin, size)
+  // launches one and fences it. A stop is asked before each; the longest is the build's
+  // longest_chunk_seconds.
+  template <class Launch>
+  void for_each_timed_chunk(TimedChunks& chunks, std::int64_t first, std::int64_t count,
+                            const Launch& launch);
   // ClassQuartets on the parts of the tables' list, offsets from `first`.
   template <class Class, class Sink>
   void compute_listed(const char* stem, std::size_t i,

@@ -74,10 +74,8 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
   if (static_cast<std::int64_t>(t.kept_list.extent(0)) < largest)
     t.kept_list = KeptList<Memory>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), largest);
-  for (std::int64_t begin = first; begin < first + count;) {
-    if (stopping()) return;
-    const Clock::time_point start = Clock::now();
-    const int candidates = static_cast<int>(std::min(chunks.size(), first + count - begin));
+  for_each_timed_chunk(chunks, first, count, [&](std::int64_t begin, std::int64_t size) {
+    const int candidates = static_cast<int>(size);
     Kokkos::deep_copy(t.kept_count, 0);
     const ListKept<Exec> list{t.classes[i], t.screen,    begin, candidates, ListKept<Exec>::kWindow,
                               t.kept_list,  t.kept_count};
@@ -91,10 +89,21 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
     // The next chunk's listing waited for this one's quartets anyway; fenced here, its time is
     // the chunk's.
     Exec().fence();
+  });
+}
+
+template <class Launch>
+void GBuilder::for_each_timed_chunk(TimedChunks& chunks, std::int64_t first, std::int64_t count,
+                                    const Launch& launch) {
+  for (std::int64_t begin = first; begin < first + count;) {
+    if (stopping()) return;
+    const Clock::time_point start = Clock::now();
+    const std::int64_t size = std::min(chunks.size(), first + count - begin);
+    launch(begin, size);
     const double seconds = seconds_since(start);
-    chunks.took(seconds);
+    chunks.took(seconds, size);
     last_.longest_chunk_seconds = std::max(last_.longest_chunk_seconds, seconds);
-    begin += candidates;
+    begin += size;
   }
 }
 
@@ -143,16 +152,24 @@ void GBuilder::split(std::size_t i, int bra_begin, int bra_end, Build& build) {
       i, bra_begin, bra_end, build,
       [&](int p_begin, int p_end, std::int64_t, std::int64_t, std::size_t) {
         using Gather = GatherBlocks<Class, DeviceMemory>;
-        const Gather gather{t.pairs, t.shells, t.classes[i], t.screen, build.density,
-                            buffer_, p_begin,  p_end,        build.g};
+        Gather gather{t.pairs, t.shells, t.classes[i], t.screen, build.density,
+                      buffer_, p_begin,  p_end,        build.g};
         const int lanes =
             std::min(Impl::kGatherLanes, Kokkos::TeamPolicy<Impl::Device>(shells * shells, 1)
                                              .team_size_max(gather, Kokkos::ParallelForTag()));
-        Kokkos::parallel_for(
-            Impl::kernel_label<Class>("gather_"),
-            Kokkos::TeamPolicy<Impl::Device>(shells * shells, lanes)
-                .set_scratch_size(0, Kokkos::PerTeam(Gather::scratch_bytes(lanes))),
-            gather);
+        // Each G block is one team's, whichever launch holds it: launched in timed chunks of
+        // blocks, so that a stop is asked between them, G is the same bit for bit.
+        for_each_timed_chunk(
+            device_->gather_chunks[i], 0, std::int64_t{shells} * shells,
+            [&](std::int64_t begin, std::int64_t size) {
+              gather.first_block = static_cast<int>(begin);
+              Kokkos::parallel_for(
+                  Impl::kernel_label<Class>("gather_"),
+                  Kokkos::TeamPolicy<Impl::Device>(static_cast<int>(size), lanes)
+                      .set_scratch_size(0, Kokkos::PerTeam(Gather::scratch_bytes(lanes))),
+                  gather);
+              Impl::Device().fence();
+            });
       });
 }
 
@@ -175,11 +192,19 @@ void GBuilder::add_batches_on_host(std::size_t i, int bra_begin, int bra_end, Bu
       [&](int, int, std::int64_t first, std::int64_t count, std::size_t needed) {
         const auto integrals = Kokkos::create_mirror_view_and_copy(
             Impl::Host(), Kokkos::subview(buffer_, std::make_pair(std::size_t{0}, needed)));
-        Kokkos::parallel_for(
-            Impl::kernel_label<Class>("scatter_buffered_"),
-            Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(first, first + count),
-            ScatterBuffered<Class, Impl::Host, Add>{h.classes[i], h.screen, h.pairs, host.density,
-                                                    integrals, first, Add{host.scatter}});
+        const ScatterBuffered<Class, Impl::Host, Add> add{
+            h.classes[i], h.screen, h.pairs, host.density, integrals, first, Add{host.scatter}};
+        // A batch holds up to batch_megabytes of integrals, seconds of the host's additions:
+        // they go in timed chunks, a stop asked between them.
+        for_each_timed_chunk(
+            host_->buffered_chunks[i], first, count, [&](std::int64_t begin, std::int64_t size) {
+              Kokkos::parallel_for(
+                  Impl::kernel_label<Class>("scatter_buffered_"),
+                  Kokkos::RangePolicy<OpenMPSpace, Kokkos::IndexType<std::int64_t>>(begin,
+                                                                                    begin + size),
+                  add);
+              OpenMPSpace().fence();
+            });
       });
 }
 

@@ -38,6 +38,10 @@ struct GBuilder::Tables {
   // Per class, the candidates of its next launch: timed in this space alone, so that the host's
   // slow chunks (cpu) do not shrink the device's.
   std::vector<TimedChunks> chunks;
+  // Per class, what follows a batch's store in this space, timed apart from the chunks above:
+  // kernel_split's gather (G blocks a launch; the device's tables), host_update's additions
+  // (buffered quartets a launch; the host's tables).
+  std::vector<TimedChunks> gather_chunks, buffered_chunks;
 };
 
 // The host's side of a build where some classes are host_update or cpu: the density copied over

@@ -28,6 +28,7 @@ struct GatherBlocks {
   Kokkos::View<const double*, Memory> buffer;  // the quartets of bras [p_begin, p_end)
   int p_begin = 0, p_end = 0;
   Matrix<Memory> g;
+  int first_block = 0;  // the launch's first team's block, s * shells + t
 
   // acc(x, y) += the Role contribution of quartet (p, q), if it was computed and the screen
   // makes that update.
@@ -80,7 +81,8 @@ struct GatherBlocks {
   // 4900 threads).
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team) const {
     const int n = static_cast<int>(shells.first_function.extent(0));
-    const int index = team.league_rank(), lane = team.team_rank(), lanes = team.team_size();
+    const int index = first_block + team.league_rank(), lane = team.team_rank(),
+              lanes = team.team_size();
     const int s = index / n, t = index % n;
     // A shell larger than the class's shells has no part in its quartets (the whole team leaves).
     if (shells.functions(s) > kF || shells.functions(t) > kF) return;
