@@ -78,6 +78,31 @@ std::string read_file_at(const std::string& path) {
   return "";
 }
 
+namespace {
+
+// Where a write to `path`, a file yet to be written, will land: the links it ends in followed
+// (a report or dump is written through a link, even one whose target does not exist yet), then
+// the folders' links and `..` resolved. weakly_canonical alone stops at a dangling link's own
+// name. Empty where the path cannot be resolved (a loop of links, say).
+std::filesystem::path landing_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::path current = fs::absolute(path, error);
+  if (error) return {};
+  for (int hops = 0;; ++hops) {
+    struct stat status {};
+    if (lstat(current.c_str(), &status) != 0 || !S_ISLNK(status.st_mode)) break;
+    if (hops == 40) return {};  // as many as the kernel follows before it says ELOOP
+    const fs::path target = fs::read_symlink(current, error);
+    if (error) return {};
+    current = target.is_absolute() ? target : current.parent_path() / target;
+  }
+  const fs::path resolved = fs::weakly_canonical(current, error);
+  return error ? fs::path() : resolved;
+}
+
+}  // namespace
+
 bool same_file(const std::string& a, const std::string& b) {
   struct stat status_a {};
   struct stat status_b {};
@@ -85,11 +110,8 @@ bool same_file(const std::string& a, const std::string& b) {
   const bool b_exists = stat(b.c_str(), &status_b) == 0;
   if (a_exists != b_exists) return false;
   if (a_exists) return status_a.st_dev == status_b.st_dev && status_a.st_ino == status_b.st_ino;
-  namespace fs = std::filesystem;
-  std::error_code error_a, error_b;
-  const fs::path resolved_a = fs::weakly_canonical(fs::absolute(a), error_a);
-  const fs::path resolved_b = fs::weakly_canonical(fs::absolute(b), error_b);
-  return !error_a && !error_b && resolved_a == resolved_b;
+  const std::filesystem::path landing_a = landing_path(a), landing_b = landing_path(b);
+  return !landing_a.empty() && landing_a == landing_b;
 }
 
 bool writes_collide(const std::string& a, const std::string& b) {

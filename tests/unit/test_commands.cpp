@@ -296,6 +296,23 @@ TEST(BadInput, DumpsThatAnotherRunReadsOrWritesOrTheReportReplaces) {
   expect_bad_input(kmini({"run", single, "--report", dir.file("sub/../d.txt")}),
                    "--report '" + dir.file("sub/../d.txt") + "': is the file dump (" + single +
                        ":5:7) writes: the report would replace it");
+  // Links that lead to a file yet to be written, which a write through them would create: a
+  // dangling link, and a chain of two (the report replaced the dump, exit 0).
+  std::filesystem::create_symlink("d.txt", dir.file("dangling"));
+  std::filesystem::create_symlink(dir.file("dangling"), dir.file("chain"));
+  for (const char* link : {"dangling", "chain"}) {
+    expect_bad_input(kmini({"run", single, "--report", dir.file(link)}),
+                     "--report '" + dir.file(link) + "': is the file dump (" + single +
+                         ":5:7) writes: the report would replace it");
+  }
+  const std::string linked =
+      dir.write("linked.yaml", "runs:\n" + writer(dir.file("d.txt")) + writer(dir.file("chain")));
+  expect_bad_input(kmini({"check", linked}), "runs[1].dump: '" + dir.file("chain") +
+                                                 "' is the file runs[0].dump (" + linked +
+                                                 ":6:11) writes too: one would replace the other");
+  std::filesystem::remove(dir.file("dangling"));
+  std::filesystem::remove(dir.file("chain"));
+  std::filesystem::remove(linked);
 
   // A stream replaces nothing: the dumps of two runs and the report may all go to /dev/null.
   const std::string to_null =
