@@ -60,6 +60,16 @@ int received() {
   return static_cast<int>(g_received);
 }
 
+int received_before_exit() {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction current {};
+    // A signal the caller ignores stays ignored, as install() left it.
+    if (sigaction(signal, nullptr, &current) == 0 && current.sa_handler == on_signal)
+      std::signal(signal, SIG_DFL);
+  }
+  return received();
+}
+
 int requested(const Comm& comm) {
   return static_cast<int>(comm.max(static_cast<double>(g_received)));
 }

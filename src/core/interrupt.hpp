@@ -21,6 +21,11 @@ void install();
 // The signal that asked this process to stop, or 0.
 int received();
 
+// received(), once SIGINT, SIGTERM and SIGHUP are given back their default actions: a signal
+// after this call ends the process as the signal's default would, so that none is caught and
+// then never looked at. For the process's last look, before it exits.
+int received_before_exit();
+
 // Whether any rank was asked to stop: a collective, so that every rank leaves at the same safe
 // point and none waits in a collective the others have left. Returns the signal, or 0.
 int requested(const Comm& comm);

@@ -274,10 +274,8 @@ class RunCommand {
          << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
     const int status = written != report_path ? static_cast<int>(ExitCode::runtime_failure)
                                               : final_status(results, summary);
-    return with_late_signal(stdout_failed(written)
-                                ? std::max(status, static_cast<int>(ExitCode::runtime_failure))
-                                : status,
-                            summary);
+    return stdout_failed(written) ? std::max(status, static_cast<int>(ExitCode::runtime_failure))
+                                  : status;
   }
 
  private:
@@ -294,17 +292,6 @@ class RunCommand {
               << (report.empty() ? std::string() : "; the report " + quoted(report) + " holds them")
               << std::endl;
     return true;
-  }
-
-  // A signal that came after the last run's last safe point, while the summary and the report
-  // were made (or while a slow reader held the report's FIFO): every run had finished and the
-  // report holds them all, but the request is not lost: the exit status is the signal's.
-  int with_late_signal(int status, const Summary& summary) const {
-    const int signal = interrupt::received();
-    if (signal == 0 || summary.interrupted != 0) return status;
-    std::cerr << "kmini: " << interrupt::name(signal)
-              << " came after every run had finished: the report holds every result" << std::endl;
-    return 128 + signal;
   }
 
   // The probe's length: --ceiling-elements, else the default for the smallest free memory.
@@ -429,13 +416,14 @@ class RunCommand {
 
 }  // namespace
 
-int run_command(const CliOptions& options, const AppRegistry& registry, int& argc, char**& argv,
-                const std::string& command_line) {
-  // Signals are caught from the start, before MPI and the input are set up: one that came
-  // during those (half a second) ended the process with no report.
-  if (!options.dry_run) interrupt::install();
+namespace {
+
+// The run, from MPI's start to its end; the exit status.
+int run_in_sessions(const CliOptions& options, const AppRegistry& registry, int& argc, char**& argv,
+                    const std::string& command_line, bool& root) {
   MpiSession mpi(argc, argv);
   const Comm world = Comm::world();
+  root = world.is_root();
   std::ostringstream discard;
   std::ostream& out = world.is_root() ? std::cout : discard;
   try {
@@ -457,6 +445,32 @@ int run_command(const CliOptions& options, const AppRegistry& registry, int& arg
     }
     return static_cast<int>(ExitCode::runtime_failure);
   }
+}
+
+}  // namespace
+
+int run_command(const CliOptions& options, const AppRegistry& registry, int& argc, char**& argv,
+                const std::string& command_line) {
+  bool root = true;
+  if (options.dry_run) return run_in_sessions(options, registry, argc, argv, command_line, root);
+  // Signals are caught from the start, before MPI and the input are set up: one that came
+  // during those (half a second) ended the process with no report.
+  interrupt::install();
+  const int status = run_in_sessions(options, registry, argc, argv, command_line, root);
+  // A signal after the last run's last safe point (while the summary and the report were made,
+  // a slow reader held the report's FIFO, or Kokkos and MPI finished) found every run finished
+  // and the report whole: it stays as it is, but the request is not lost. From here on a signal
+  // takes its default action, so that none falls between this look and the exit.
+  const int late = interrupt::received_before_exit();
+  // Only a run that ended whole, valid or not, is told so; other statuses say more.
+  const bool whole = status == static_cast<int>(ExitCode::ok) ||
+                     status == static_cast<int>(ExitCode::validation_failed);
+  if (late == 0 || !whole) return status;
+  if (root) {
+    std::cerr << "kmini: " << interrupt::name(late)
+              << " came after every run had finished: the report holds every result" << std::endl;
+  }
+  return 128 + late;
 }
 
 }  // namespace kmini

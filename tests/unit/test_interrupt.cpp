@@ -37,5 +37,26 @@ TEST(InterruptDeathTest, ASecondSignalLaterEndsTheProcess) {
       ::testing::KilledBySignal(SIGINT), "");
 }
 
+// The process's last look (run_command, after Kokkos and MPI have finished): a signal caught
+// before it is returned; one after it takes the signal's default action, so that none is caught
+// and then never looked at (a SIGTERM in a run's last tenth of a second gave exit 0).
+TEST(InterruptDeathTest, TheLastLookSeesASignalCaughtBeforeItAndLeavesLaterOnesTheirDefault) {
+  EXPECT_EXIT(
+      {
+        interrupt::install();
+        std::raise(SIGHUP);
+        std::exit(interrupt::received_before_exit() == SIGHUP ? 7 : 8);
+      },
+      ::testing::ExitedWithCode(7), "");
+  EXPECT_EXIT(
+      {
+        interrupt::install();
+        if (interrupt::received_before_exit() != 0) std::exit(8);
+        std::raise(SIGTERM);
+        std::exit(7);
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
+}
+
 }  // namespace
 }  // namespace kmini
