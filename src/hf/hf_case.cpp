@@ -58,7 +58,10 @@ HfCase::HfCase(const Params& params, const RunContext& context)
   }
   lap(setup_times_.g_builder);
   transform_ = std::make_unique<FunctionTransform>(basis_, setup_.functions);
-  one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule), &one_electron_work_);
+  OneElectronLaunch one_electron_launch;
+  one_electron_launch.stop_requested = settings.stop_requested;
+  one_electron_ = one_electron_matrices(basis_, nuclei_of(setup_.molecule), &one_electron_work_,
+                                        kNegligibleProductExponent, one_electron_launch);
   lap(setup_times_.one_electron);
   if (setup_.guess == Guess::sad)
     initial_density_ = superposed_atomic_densities(setup_.basis, setup_.molecule, basis_);

@@ -726,6 +726,54 @@ TEST(OneElectronMatrices, EqualTheUnscreenedBlocksWhereThePairExtentLeavesPairsO
       << "a pair extent cut too short passes";
 }
 
+// The kernel goes in timed launches of (a, b) indices, a stop asked before each: cut into launches
+// of 37 indices, or shrunk to single indices by a bound none keeps, the matrices are the same bit
+// for bit (each block is its pair's alone); asked to stop after its third question, it leaves
+// pairs uncomputed. A kernel launched whole asks once.
+int g_one_electron_questions = 0, g_one_electron_questions_before_stop = 0;
+bool count_one_electron_question() {
+  ++g_one_electron_questions;
+  return g_one_electron_questions_before_stop-- <= 0;
+}
+
+TEST(OneElectronMatrices, GoInTimedLaunchesAndStopBetweenThem) {
+  std::mt19937_64 rng(301);
+  const MolecularBasis basis = spread_basis(rng, 30, 15.0);
+  std::vector<PointCharge> nuclei;
+  for (int c = 0; c < 10; ++c)
+    nuclei.push_back({1.0 + c % 8, random_center(rng, 15.0)});
+  OneElectronWork whole_work;
+  const OneElectronMatrices whole = one_electron_matrices(basis, nuclei, &whole_work);
+  const auto equal = [](const HostMatrix& a, const HostMatrix& b) {
+    for (std::size_t i = 0; i < a.extent(0); ++i)
+      for (std::size_t j = 0; j < a.extent(1); ++j)
+        if (a(i, j) != b(i, j)) return false;
+    return true;
+  };
+  for (const double bound : {1e9, 0.0}) {
+    OneElectronLaunch launch;
+    launch.first_chunk = 37;
+    launch.smallest_chunk = 1;
+    launch.launch_seconds = bound;
+    launch.stop_requested = count_one_electron_question;
+    g_one_electron_questions = 0;
+    g_one_electron_questions_before_stop = 1 << 30;
+    OneElectronWork work;
+    const OneElectronMatrices cut =
+        one_electron_matrices(basis, nuclei, &work, kNegligibleProductExponent, launch);
+    EXPECT_EQ(work.computed_shell_pairs, whole_work.computed_shell_pairs) << bound;
+    EXPECT_TRUE(equal(cut.overlap, whole.overlap) && equal(cut.kinetic, whole.kinetic) &&
+                equal(cut.nuclear, whole.nuclear))
+        << bound;
+    // 900 indices: 25 launches of 37, or 36 of them and the rest one index a launch.
+    EXPECT_GE(g_one_electron_questions, bound > 0.0 ? 25 : 100) << bound;
+    g_one_electron_questions_before_stop = 3;
+    OneElectronWork stopped;
+    one_electron_matrices(basis, nuclei, &stopped, kNegligibleProductExponent, launch);
+    EXPECT_LT(stopped.computed_shell_pairs, whole_work.computed_shell_pairs) << bound;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The production ERIs
 

@@ -1,7 +1,9 @@
 #include "hf/integrals/one_electron.hpp"
 
+#include <algorithm>
 #include <limits>
 
+#include "core/timing.hpp"
 #include "core/view_of.hpp"
 #include "hf/integrals/one_electron_block.hpp"
 
@@ -77,7 +79,8 @@ void one_electron_blocks(const PlacedShell& a, const PlacedShell& b,
 
 OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
                                           const std::vector<PointCharge>& nuclei,
-                                          OneElectronWork* work, double negligible_exponent) {
+                                          OneElectronWork* work, double negligible_exponent,
+                                          const OneElectronLaunch& launch) {
   using Exec = Kokkos::DefaultExecutionSpace;
   using Memory = Exec::memory_space;
   using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Memory>;
@@ -94,32 +97,45 @@ OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
   const auto first_function = table.first_function;
   // Shell pairs (a, b) with a >= b; each fills its block and the transposed one. A pair outside
   // the extent leaves both at the views' zeros.
+  const auto pair_blocks = KOKKOS_LAMBDA(const std::int64_t index, std::int64_t& count) {
+    const int a = static_cast<int>(index / shells), b = static_cast<int>(index % shells);
+    if (b > a) return;
+    constexpr int kBlock = functions_of_l(kMaxShellL) * functions_of_l(kMaxShellL);
+    double s[kBlock], t[kBlock], v[kBlock];
+    const ShellRef& sa = shell_refs(a);
+    const ShellRef& sb = shell_refs(b);
+    if (one_electron_block(sa, sb, charges.data(), charge_count, boys, negligible_exponent, s, t,
+                           v) == 0)
+      return;
+    ++count;
+    const int na = functions_of_l(sa.l), nb = functions_of_l(sb.l);
+    for (int i = 0; i < na; ++i) {
+      for (int j = 0; j < nb; ++j) {
+        const int row = first_function(a) + i, col = first_function(b) + j;
+        const int k = i * nb + j;
+        overlap(row, col) = overlap(col, row) = s[k];
+        kinetic(row, col) = kinetic(col, row) = t[k];
+        nuclear(row, col) = nuclear(col, row) = v[k];
+      }
+    }
+  };
   std::int64_t computed = 0;
-  Kokkos::parallel_reduce(
-      "hf::one_electron", Kokkos::RangePolicy<Exec>(0, static_cast<std::int64_t>(shells) * shells),
-      KOKKOS_LAMBDA(const std::int64_t index, std::int64_t& count) {
-        const int a = static_cast<int>(index / shells), b = static_cast<int>(index % shells);
-        if (b > a) return;
-        constexpr int kBlock = functions_of_l(kMaxShellL) * functions_of_l(kMaxShellL);
-        double s[kBlock], t[kBlock], v[kBlock];
-        const ShellRef& sa = shell_refs(a);
-        const ShellRef& sb = shell_refs(b);
-        if (one_electron_block(sa, sb, charges.data(), charge_count, boys, negligible_exponent, s,
-                               t, v) == 0)
-          return;
-        ++count;
-        const int na = functions_of_l(sa.l), nb = functions_of_l(sb.l);
-        for (int i = 0; i < na; ++i) {
-          for (int j = 0; j < nb; ++j) {
-            const int row = first_function(a) + i, col = first_function(b) + j;
-            const int k = i * nb + j;
-            overlap(row, col) = overlap(col, row) = s[k];
-            kinetic(row, col) = kinetic(col, row) = t[k];
-            nuclear(row, col) = nuclear(col, row) = v[k];
-          }
-        }
-      },
-      computed);
+  TimedChunks chunks(launch.first_chunk, launch.smallest_chunk, launch.launch_seconds);
+  const std::int64_t indices = static_cast<std::int64_t>(shells) * shells;
+  for (std::int64_t begin = 0; begin < indices;) {
+    if (launch.stop_requested != nullptr && launch.stop_requested()) break;
+    const Clock::time_point start = Clock::now();
+    const std::int64_t size = std::min(chunks.size(), indices - begin);
+    std::int64_t counted = 0;
+    // Into a host scalar: the reduction fences the launch, so its time is the chunk's.
+    Kokkos::parallel_reduce(
+        "hf::one_electron",
+        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(begin, begin + size),
+        pair_blocks, counted);
+    computed += counted;
+    chunks.took(seconds_since(start), size);
+    begin += size;
+  }
   if (work != nullptr) {
     work->shell_pairs = static_cast<std::int64_t>(shells) * (shells + 1) / 2;
     work->computed_shell_pairs = computed;

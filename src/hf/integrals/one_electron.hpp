@@ -9,6 +9,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/timed_chunks.hpp"
 #include "hf/basis/gaussian_shell.hpp"
 #include "hf/basis/molecular_basis.hpp"
 #include "hf/integrals/boys.hpp"
@@ -40,12 +41,26 @@ struct OneElectronWork {
 // with the tightest exponents' kinetic factor and thousands of nuclei, below 1e-15.
 constexpr double kNegligibleProductExponent = 60.0;
 
+// How the matrices' kernel is launched: in chunks of (a, b) shell indices (half of them b > a,
+// which do nothing), each timed (core/timed_chunks.hpp) and cut smaller where one took over the
+// bound, a stop asked before each: one launch of a large cluster's nuclear attraction took
+// seconds.
+struct OneElectronLaunch {
+  std::int64_t first_chunk = std::int64_t{1} << 18;
+  std::int64_t smallest_chunk = std::int64_t{1} << 10;
+  double launch_seconds = TimedChunks::kBoundSeconds;
+  // Once it says yes, no more chunks: the matrices are left unfinished, for the caller's safe
+  // point to throw away. Null: never.
+  bool (*stop_requested)() = nullptr;
+};
+
 // The three matrices over the whole basis, the nuclei being the charges, built in the default
 // execution space from the primitive pairs within the pair extent. `work`, when given, receives
 // the counts.
 OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
                                           const std::vector<PointCharge>& nuclei,
                                           OneElectronWork* work = nullptr,
-                                          double negligible_exponent = kNegligibleProductExponent);
+                                          double negligible_exponent = kNegligibleProductExponent,
+                                          const OneElectronLaunch& launch = {});
 
 }  // namespace kmini::hf
