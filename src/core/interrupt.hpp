@@ -8,6 +8,8 @@
 // variant under way is left out, those before it kept.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <exception>
 
 #include "core/comm.hpp"
@@ -40,6 +42,18 @@ struct Interrupted : std::exception {
 // A safe point inside a variant: throws Interrupted when any rank was asked to stop. A
 // collective, as requested is.
 void stop_if_requested(const Comm& comm);
+
+// Work over [0, n) one slice at a time, body(begin, end), until a signal has come: a setup's
+// long host loop or fill, which then leaves the rest undone for the caller's safe point
+// (stop_if_requested) to throw away. A slice is a few million items, a fraction of a second of
+// a host's random-access loop: a billion histogram samples drawn and counted at once kept a
+// signal waiting over a minute.
+constexpr std::int64_t kItemsBetweenSignalChecks = std::int64_t{1} << 22;
+template <class Body>
+void for_each_slice_until_signal(std::int64_t n, const Body& body) {
+  for (std::int64_t begin = 0; begin < n && received() == 0; begin += kItemsBetweenSignalChecks)
+    body(begin, std::min(n, begin + kItemsBetweenSignalChecks));
+}
 
 // "SIGINT", "SIGTERM", "SIGHUP".
 const char* name(int signal);

@@ -6,12 +6,14 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <Kokkos_Random.hpp>
 #include <Kokkos_ScatterView.hpp>
 
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
+#include "core/interrupt.hpp"
 #include "histogram/histogram_cub.hpp"
 #include "histogram/histogram_kernels.hpp"
 #include "histogram/histogram_params.hpp"
@@ -108,10 +110,14 @@ HistogramCase<Bin>::HistogramCase(const Params& params, const RunContext& contex
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "histogram::samples"), n);
   histogram_ = Kokkos::View<Bin*>("histogram::bins", bins_);
   generate_samples(params, context);
+  interrupt::stop_if_requested(context.comm);
   host_samples_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), samples_);
   reference_.assign(static_cast<std::size_t>(bins_), Bin(0));
-  for (Index i = 0; i < n; ++i)
-    ++reference_[static_cast<std::size_t>(bin_of(host_samples_(i), bins_))];
+  interrupt::for_each_slice_until_signal(n, [&](Index begin, Index end) {
+    for (Index i = begin; i < end; ++i)
+      ++reference_[static_cast<std::size_t>(bin_of(host_samples_(i), bins_))];
+  });
+  interrupt::stop_if_requested(context.comm);
 }
 
 // Uniform samples from Kokkos' random pool, or, for testing the bin rule, samples placed exactly
@@ -122,12 +128,15 @@ void HistogramCase<Bin>::generate_samples(const Params& params, const RunContext
                     7919u * static_cast<std::uint64_t>(context.comm.rank());
   if (distribution_choice().of(params) == Distribution::uniform) {
     Kokkos::Random_XorShift64_Pool<> pool(seed);
-    Kokkos::fill_random(samples_, pool, 0.0, 1.0);
+    interrupt::for_each_slice_until_signal(static_cast<Index>(samples_.extent(0)), [&](Index begin,
+                                                                                       Index end) {
+      Kokkos::fill_random(Kokkos::subview(samples_, std::make_pair(begin, end)), pool, 0.0, 1.0);
+    });
     return;
   }
   auto host = Kokkos::create_mirror_view(samples_);
   const double bins = static_cast<double>(bins_);
-  for (Index i = 0; i < static_cast<Index>(host.extent(0)); ++i) {
+  for (Index i = 0; i < static_cast<Index>(host.extent(0)) && interrupt::received() == 0; ++i) {
     const double edge = static_cast<double>((i / 3) % (bins_ + 1)) / bins;
     switch (i % 3) {
       case 0:

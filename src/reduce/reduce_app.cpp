@@ -6,9 +6,11 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
+#include "core/interrupt.hpp"
 #include "core/precision.hpp"
 #include "reducers/atomics.hpp"
 #include "reducers/reduction_strategies.hpp"
@@ -131,7 +133,10 @@ ReduceCase<T>::ReduceCase(const Params& params, const RunContext& context) : sum
   const auto seed = static_cast<std::uint64_t>(params.integer("seed")) +
                     7919u * static_cast<std::uint64_t>(context.comm.rank());
   Kokkos::Random_XorShift64_Pool<> pool(seed);
-  Kokkos::fill_random(values_, pool, T(0), T(1));
+  interrupt::for_each_slice_until_signal(n, [&](Index begin, Index end) {
+    Kokkos::fill_random(Kokkos::subview(values_, std::make_pair(begin, end)), pool, T(0), T(1));
+  });
+  interrupt::stop_if_requested(context.comm);
   host_values_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_);
   const Index requested = params.integer("work_items");
   // More work items than elements would have nothing to do: 10 values with 2^31 of them took 25 s

@@ -171,6 +171,11 @@ check "SIGTERM while bridge draws its normals on the host: exit 143 within 3 s"
 # 64 million normals: seconds on two cores, in one launch before they were drawn in timed chunks.
 expect_prompt_stop normals 'app: bridge\npaths: 1000000\nsteps: 64\nvariant: [cpu_serial]\nrepetitions: 1\n' 1 0 3
 
+check "SIGTERM while histogram draws and counts its samples: exit 143 within 3 s"
+# 10^8 samples into 2^26 bins: seconds of drawing and of the host's reference count on two cores,
+# in one call and one loop before they went in slices.
+expect_prompt_stop samples 'app: histogram\nsamples: 100000000\nbins: 67108864\nvariant: [plain_atomic]\nrepetitions: 1\n' 1 0 3
+
 check "SIGTERM during the bandwidth probe: exit 143, the report INTERRUPTED, no ceiling"
 # 4e7 elements: seconds of probing on two cores, well past the signal.
 expect_prompt_stop probe 'app: stream\nvariant: [copy]\nelements: 100000\nrepetitions: 1\n' 0.3 40000000
