@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 
 namespace kmini {
@@ -45,5 +46,25 @@ class TimedChunks {
   double bound_;
   double longest_ = 0.0;
 };
+
+// [first, first + count) in launches that `chunks` sizes by their time: launch(begin, size)
+// launches one and fences it. Before each, stop() is asked; once it says yes the rest is left
+// undone and false returned. `longest` keeps the longest launch.
+template <class Stop, class Launch>
+bool for_each_timed_chunk(TimedChunks& chunks, std::int64_t first, std::int64_t count,
+                          const Stop& stop, const Launch& launch, double& longest) {
+  using Clock = std::chrono::steady_clock;
+  for (std::int64_t begin = first; begin < first + count;) {
+    if (stop()) return false;
+    const Clock::time_point start = Clock::now();
+    const std::int64_t size = std::min(chunks.size(), first + count - begin);
+    launch(begin, size);
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    chunks.took(seconds, size);
+    longest = std::max(longest, seconds);
+    begin += size;
+  }
+  return true;
+}
 
 }  // namespace kmini

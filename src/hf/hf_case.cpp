@@ -48,12 +48,13 @@ HfCase::HfCase(const Params& params, const RunContext& context)
   settings.primitive_screening = setup_.primitive_screening;
   settings.batch_bytes = setup_.batch_bytes;
   settings.stop_requested = [] { return interrupt::received() != 0; };
+  settings.setup_stop_requested = settings.stop_requested;
   settings.coulomb = setup_.fock_algorithm == FockAlgorithm::fused;
   builder_ = std::make_unique<GBuilder>(basis_, settings, comm_.rank(), comm_.size());
   if (setup_.fock_algorithm == FockAlgorithm::split) {
     JEngineSettings j_settings;
     j_settings.threshold = setup_.screening_threshold;
-    j_settings.stop_requested = settings.stop_requested;
+    j_settings.stop_requested = j_settings.setup_stop_requested = settings.stop_requested;
     j_engine_ = std::make_unique<JEngine>(basis_, j_settings, comm_.rank(), comm_.size());
   }
   lap(setup_times_.g_builder);

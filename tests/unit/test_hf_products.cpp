@@ -135,6 +135,34 @@ OrderedPairs ordered_pairs(const MolecularBasis& basis) {
   return out;
 }
 
+// The bounds go in timed launches, a stop asked before each (a large cluster's took seconds in
+// one): never asked to stop, they are those of no question, bit for bit; stopped at the first
+// question, none is computed; stopped at the second, the first launch's kind alone is. A kernel
+// that asked nothing would compute them all every time.
+int g_bound_questions_before_stop = 0;
+bool stop_bounds_when_counted_down() {
+  return g_bound_questions_before_stop-- <= 0;
+}
+
+TEST(HfProducts, SchwarzBoundsGoInLaunchesAStopAskedBeforeEach) {
+  const OrderedPairs ordered = ordered_pairs(water_cluster("water-003", "6-31g"));
+  const auto computed = [](const std::vector<double>& bounds) {
+    return std::count_if(bounds.begin(), bounds.end(), [](double q) { return q > 0.0; });
+  };
+  g_bound_questions_before_stop = 1 << 30;
+  EXPECT_EQ(schwarz_bounds(ordered.pairs, ordered.kinds, stop_bounds_when_counted_down),
+            ordered.schwarz);
+  EXPECT_EQ(computed(ordered.schwarz), static_cast<std::ptrdiff_t>(ordered.schwarz.size()));
+  g_bound_questions_before_stop = 0;
+  EXPECT_EQ(computed(schwarz_bounds(ordered.pairs, ordered.kinds, stop_bounds_when_counted_down)),
+            0);
+  g_bound_questions_before_stop = 1;
+  const auto first_kind =
+      computed(schwarz_bounds(ordered.pairs, ordered.kinds, stop_bounds_when_counted_down));
+  EXPECT_GT(first_kind, 0);
+  EXPECT_LT(first_kind, static_cast<std::ptrdiff_t>(ordered.schwarz.size()));
+}
+
 TEST(HfProducts, ProductsAreOrderedByBoundWithTheirTails) {
   const OrderedPairs ordered = ordered_pairs(water_cluster("water-003", "6-31g"));
   const ShellPairs<Host>& pairs = ordered.pairs;

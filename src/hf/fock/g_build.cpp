@@ -165,6 +165,11 @@ void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
 // build keeps and the largest primitive quartet left out.
 constexpr double kProductCutoffPerThreshold = 1e-5;
 
+// A host has far fewer threads than a GPU: its first launch of a class holds at most this many
+// quartets of 64 integrals, a few tenths of a second on two cores, where the GPU's
+// chunk_quartets took seconds there before its launches were first timed.
+constexpr std::int64_t kHostFirstChunkQuartets = std::int64_t{1} << 17;
+
 }  // namespace
 
 GBuilder::GBuilder(const MolecularBasis& basis, const GBuildSettings& settings, int rank, int ranks)
@@ -178,8 +183,11 @@ GBuilder::GBuilder(const MolecularBasis& basis, const GBuildSettings& settings, 
     pair_primitives_.push_back(host_pairs_.primitives_begin(i + 1) -
                                host_pairs_.primitives_begin(i));
   }
-  order_products_by_bound(host_pairs_, product_bounds(host_pairs_, pair_kinds_));
-  schwarz_ = schwarz_bounds(host_pairs_, pair_kinds_);
+  const auto setup_stop = settings_.setup_stop_requested;
+  order_products_by_bound(host_pairs_, product_bounds(host_pairs_, pair_kinds_, setup_stop));
+  schwarz_ = schwarz_bounds(host_pairs_, pair_kinds_, setup_stop);
+  // Unfinished bounds plan nothing worth having: the caller's safe point throws the builder away.
+  if (setup_stop != nullptr && setup_stop()) return;
   // Densities of closed shells in normalised functions rarely reach 2.5 (|D_ij| <= 2 where the
   // functions are orthonormal); a build with a larger one plans again.
   covered_density_ = 4.0;
@@ -222,11 +230,14 @@ std::unique_ptr<GBuilder::Tables<Memory>> GBuilder::make_tables() const {
   t->kept_count = Kokkos::View<int[2], Memory>("hf::kept_count");
   // A launch's time grows with its quartets' integrals: a class's first chunks hold about as
   // many as chunk_quartets quartets of 64 integrals, and time then sizes them (TimedChunks).
+  const std::int64_t first_chunk = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
+                                       ? std::min(settings_.chunk_quartets, kHostFirstChunkQuartets)
+                                       : settings_.chunk_quartets;
   for (std::size_t i = 0; i < plan_.classes.size(); ++i)
     with_class(plan_, i, [&](auto cls) {
-      const std::int64_t by_integrals = settings_.chunk_quartets * 64 / decltype(cls)::integrals;
-      t->chunks.emplace_back(std::min(settings_.chunk_quartets, by_integrals),
-                             settings_.smallest_chunk_quartets, settings_.launch_seconds);
+      const std::int64_t by_integrals = first_chunk * 64 / decltype(cls)::integrals;
+      t->chunks.emplace_back(std::min(first_chunk, by_integrals), settings_.smallest_chunk_quartets,
+                             settings_.launch_seconds);
       // A batch's gather and host additions in one launch each at first.
       t->gather_chunks.emplace_back(std::int64_t{shells} * shells, settings_.smallest_gather_blocks,
                                     settings_.launch_seconds);

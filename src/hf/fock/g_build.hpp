@@ -51,6 +51,10 @@ struct GBuildSettings {
   // and leaves G unfinished, for its caller to throw away (a signal's safe point comes after the
   // build; a build of a large cluster takes tens of seconds). Null: never.
   bool (*stop_requested)() = nullptr;
+  // Asked between the launches of the Schwarz and product bounds, when the builder is made: once
+  // it says yes, the builder is left without a plan, for its caller's safe point to throw away
+  // (a large cluster's bounds take seconds). Null: never.
+  bool (*setup_stop_requested)() = nullptr;
 };
 
 // What one G build did on this rank, class by class (in the plan's order).
@@ -130,12 +134,15 @@ class GBuilder {
   template <class Class, class Sink>
   void launch(const char* stem, std::size_t i, std::int64_t first, std::int64_t count,
               const Sink& sink);
-  // [first, first + count) in launches that `chunks` sizes by their time: launch(begin, size)
-  // launches one and fences it. A stop is asked before each; the longest is the build's
-  // longest_chunk_seconds.
+  // [first, first + count) in launches that `chunks` sizes by their time (timed_chunks.hpp):
+  // launch(begin, size) launches one and fences it. A stop is asked before each; the longest is
+  // the build's longest_chunk_seconds.
   template <class Launch>
   void for_each_timed_chunk(TimedChunks& chunks, std::int64_t first, std::int64_t count,
-                            const Launch& launch);
+                            const Launch& launch) {
+    kmini::for_each_timed_chunk(
+        chunks, first, count, [this] { return stopping(); }, launch, last_.longest_chunk_seconds);
+  }
   // ClassQuartets on the parts of the tables' list, offsets from `first`.
   template <class Class, class Sink>
   void compute_listed(const char* stem, std::size_t i,

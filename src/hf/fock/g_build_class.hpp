@@ -92,21 +92,6 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
   });
 }
 
-template <class Launch>
-void GBuilder::for_each_timed_chunk(TimedChunks& chunks, std::int64_t first, std::int64_t count,
-                                    const Launch& launch) {
-  for (std::int64_t begin = first; begin < first + count;) {
-    if (stopping()) return;
-    const Clock::time_point start = Clock::now();
-    const std::int64_t size = std::min(chunks.size(), first + count - begin);
-    launch(begin, size);
-    const double seconds = seconds_since(start);
-    chunks.took(seconds, size);
-    last_.longest_chunk_seconds = std::max(last_.longest_chunk_seconds, seconds);
-    begin += size;
-  }
-}
-
 template <class Class, class Sink>
 void GBuilder::compute_listed(const char* stem, std::size_t i,
                               const Tables<typename Sink::Exec::memory_space>& t,

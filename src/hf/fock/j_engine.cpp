@@ -26,6 +26,9 @@ constexpr int kKetDegrees = 2 * kMaxShellL + 1;
 // pairs, as the G build's are (g_build.cpp).
 constexpr double kProductCutoffPerThreshold = 1e-5;
 
+// The most bra pairs a host's first launch holds (JEngine's constructor).
+constexpr std::int64_t kHostFirstChunkBras = 128;
+
 // (-1)^degree, the sign a ket's Hermite Gaussian of that degree takes in R.
 KOKKOS_INLINE_FUNCTION constexpr double ket_sign(int degree) {
   return degree % 2 == 0 ? 1.0 : -1.0;
@@ -86,8 +89,11 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   std::vector<int> kinds(list.size());
   for (std::size_t i = 0; i < list.size(); ++i)
     kinds[i] = pair_kind(basis.shells[list[i][0]].l, basis.shells[list[i][1]].l);
-  order_products_by_bound(host, product_bounds(host, kinds));
-  const std::vector<double> bounds = schwarz_bounds(host, kinds);
+  const auto setup_stop = settings.setup_stop_requested;
+  order_products_by_bound(host, product_bounds(host, kinds, setup_stop));
+  const std::vector<double> bounds = schwarz_bounds(host, kinds, setup_stop);
+  // Unfinished bounds: the caller's safe point throws the engine away.
+  if (setup_stop != nullptr && setup_stop()) return;
 
   std::vector<std::int64_t> hermite_begin(host.products.extent(0) + 1, 0);
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -123,9 +129,13 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
     t.bra_pairs[k] = view_of<Kokkos::View<int*, Memory>>("hf::j_bra_pairs", bra[k]);
   for (int d = 0; d < kKetDegrees; ++d)
     t.ket_pairs[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_ket_pairs", ket[d]);
-  chunks_.assign(
-      kPairKinds * kKetDegrees,
-      TimedChunks(settings.chunk_bras, settings.smallest_chunk_bras, settings.launch_seconds));
+  // A host's few threads take far longer over a GPU's first chunk (seconds on two cores, each
+  // bra walking every ket pair): there the first launch holds kHostFirstChunkBras.
+  const std::int64_t first_chunk = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
+                                       ? std::min(settings.chunk_bras, kHostFirstChunkBras)
+                                       : settings.chunk_bras;
+  chunks_.assign(kPairKinds * kKetDegrees,
+                 TimedChunks(first_chunk, settings.smallest_chunk_bras, settings.launch_seconds));
 }
 
 JEngine::~JEngine() = default;

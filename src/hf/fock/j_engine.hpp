@@ -29,6 +29,8 @@ struct JEngineSettings {
   // Asked before each chunk of bra pairs, as GBuildSettings::stop_requested: once it says yes,
   // the build launches nothing more and leaves J unfinished. Null: never.
   bool (*stop_requested)() = nullptr;
+  // As GBuildSettings::setup_stop_requested, when the engine is made.
+  bool (*setup_stop_requested)() = nullptr;
   // Bra pairs per launch: a GPU's threads at first, fewer where a launch takes longer than
   // launch_seconds, down to a few warps (timed_chunks.hpp).
   std::int64_t chunk_bras = std::int64_t{1} << 16;

@@ -1,9 +1,7 @@
 #include "hf/integrals/one_electron.hpp"
 
-#include <algorithm>
 #include <limits>
 
-#include "core/timing.hpp"
 #include "core/view_of.hpp"
 #include "hf/integrals/one_electron_block.hpp"
 
@@ -120,22 +118,21 @@ OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
     }
   };
   std::int64_t computed = 0;
+  double longest = 0.0;
   TimedChunks chunks(launch.first_chunk, launch.smallest_chunk, launch.launch_seconds);
-  const std::int64_t indices = static_cast<std::int64_t>(shells) * shells;
-  for (std::int64_t begin = 0; begin < indices;) {
-    if (launch.stop_requested != nullptr && launch.stop_requested()) break;
-    const Clock::time_point start = Clock::now();
-    const std::int64_t size = std::min(chunks.size(), indices - begin);
-    std::int64_t counted = 0;
-    // Into a host scalar: the reduction fences the launch, so its time is the chunk's.
-    Kokkos::parallel_reduce(
-        "hf::one_electron",
-        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(begin, begin + size),
-        pair_blocks, counted);
-    computed += counted;
-    chunks.took(seconds_since(start), size);
-    begin += size;
-  }
+  for_each_timed_chunk(
+      chunks, 0, static_cast<std::int64_t>(shells) * shells,
+      [&] { return launch.stop_requested != nullptr && launch.stop_requested(); },
+      [&](std::int64_t begin, std::int64_t size) {
+        std::int64_t counted = 0;
+        // Into a host scalar: the reduction fences the launch, so its time is the chunk's.
+        Kokkos::parallel_reduce(
+            "hf::one_electron",
+            Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(begin, begin + size),
+            pair_blocks, counted);
+        computed += counted;
+      },
+      longest);
   if (work != nullptr) {
     work->shell_pairs = static_cast<std::int64_t>(shells) * (shells + 1) / 2;
     work->computed_shell_pairs = computed;
