@@ -708,12 +708,21 @@ double largest_difference_from_blocks(const MolecularBasis& basis,
 // The matrices' kernel runs in the default execution space (the device on GPU builds) and leaves
 // out the primitive pairs past the pair extent: every element still equals the host's unscreened
 // blocks. A pair extent cut too short (an exponent of 10, e^-10 = 5e-5) fails the same check.
-TEST(OneElectronMatrices, EqualTheUnscreenedBlocksWhereThePairExtentLeavesPairsOut) {
-  std::mt19937_64 rng(300);
-  const MolecularBasis basis = spread_basis(rng, 30, 15.0);
+// Thirty shells and ten nuclei spread over a 30-bohr box: some pairs far past the pair extent.
+struct SpreadMolecule {
+  MolecularBasis basis;
   std::vector<PointCharge> nuclei;
+};
+SpreadMolecule spread_molecule(unsigned seed) {
+  std::mt19937_64 rng(seed);
+  SpreadMolecule out{spread_basis(rng, 30, 15.0), {}};
   for (int c = 0; c < 10; ++c)
-    nuclei.push_back({1.0 + c % 8, random_center(rng, 15.0)});
+    out.nuclei.push_back({1.0 + c % 8, random_center(rng, 15.0)});
+  return out;
+}
+
+TEST(OneElectronMatrices, EqualTheUnscreenedBlocksWhereThePairExtentLeavesPairsOut) {
+  const auto [basis, nuclei] = spread_molecule(300);
   OneElectronWork work;
   const OneElectronMatrices m = one_electron_matrices(basis, nuclei, &work);
   EXPECT_EQ(work.shell_pairs, 30 * 31 / 2);
@@ -737,11 +746,7 @@ bool count_one_electron_question() {
 }
 
 TEST(OneElectronMatrices, GoInTimedLaunchesAndStopBetweenThem) {
-  std::mt19937_64 rng(301);
-  const MolecularBasis basis = spread_basis(rng, 30, 15.0);
-  std::vector<PointCharge> nuclei;
-  for (int c = 0; c < 10; ++c)
-    nuclei.push_back({1.0 + c % 8, random_center(rng, 15.0)});
+  const auto [basis, nuclei] = spread_molecule(301);
   OneElectronWork whole_work;
   const OneElectronMatrices whole = one_electron_matrices(basis, nuclei, &whole_work);
   const auto equal = [](const HostMatrix& a, const HostMatrix& b) {
