@@ -6,7 +6,6 @@
 #include <numeric>
 #include <string>
 
-#include "core/timing.hpp"
 #include "core/view_of.hpp"
 #include "hf/basis/cartesian.hpp"
 #include "hf/integrals/boys.hpp"
@@ -312,30 +311,27 @@ void JEngine::add_class(const Matrix<Memory>& j, double largest_density) {
   const std::string label =
       "hf::j_engine_" + std::to_string(BraKind) + "_" + std::to_string(KetDegree);
   TimedChunks& chunks = chunks_[BraKind * kKetDegrees + KetDegree];
-  for (std::int64_t begin = 0; begin < bras.extent_int(0);) {
-    if (settings_.stop_requested != nullptr && settings_.stop_requested()) return;
-    const Clock::time_point start = Clock::now();
-    const std::int64_t end = std::min<std::int64_t>(begin + chunks.size(), bras.extent_int(0));
-    double interactions = 0.0;
-    functor.first_bra = static_cast<int>(begin);
-    using Policy = Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
-    const int teams = static_cast<int>(end - begin);
-    const int wanted = settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
-    const int lanes =
-        std::min(wanted, Policy(teams, 1)
-                             .set_scratch_size(0, Kokkos::PerTeam(Class::scratch_bytes(wanted)))
-                             .team_size_max(functor, Kokkos::ParallelReduceTag()));
-    // The reduction's result on the host fences the launch: its time is the chunk's.
-    Kokkos::parallel_reduce(
-        label,
-        Policy(teams, lanes).set_scratch_size(0, Kokkos::PerTeam(Class::scratch_bytes(lanes))),
-        functor, interactions);
-    last_.primitive_interactions += interactions;
-    const double seconds = seconds_since(start);
-    chunks.took(seconds);
-    last_.longest_chunk_seconds = std::max(last_.longest_chunk_seconds, seconds);
-    begin = end;
-  }
+  for_each_timed_chunk(
+      chunks, 0, bras.extent_int(0),
+      [&] { return settings_.stop_requested != nullptr && settings_.stop_requested(); },
+      [&](std::int64_t begin, std::int64_t size) {
+        double interactions = 0.0;
+        functor.first_bra = static_cast<int>(begin);
+        using Policy = Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
+        const int teams = static_cast<int>(size);
+        const int wanted = settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
+        const int lanes =
+            std::min(wanted, Policy(teams, 1)
+                                 .set_scratch_size(0, Kokkos::PerTeam(Class::scratch_bytes(wanted)))
+                                 .team_size_max(functor, Kokkos::ParallelReduceTag()));
+        // The reduction's result on the host fences the launch: its time is the chunk's.
+        Kokkos::parallel_reduce(
+            label,
+            Policy(teams, lanes).set_scratch_size(0, Kokkos::PerTeam(Class::scratch_bytes(lanes))),
+            functor, interactions);
+        last_.primitive_interactions += interactions;
+      },
+      last_.longest_chunk_seconds);
 }
 
 void JEngine::add(const Matrix<Memory>& density, const Matrix<Memory>& j) {
