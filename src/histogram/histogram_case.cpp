@@ -13,6 +13,7 @@
 
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
+#include "core/host_copy.hpp"
 #include "core/interrupt.hpp"
 #include "histogram/histogram_cub.hpp"
 #include "histogram/histogram_kernels.hpp"
@@ -111,7 +112,7 @@ HistogramCase<Bin>::HistogramCase(const Params& params, const RunContext& contex
   histogram_ = Kokkos::View<Bin*>("histogram::bins", bins_);
   generate_samples(params, context);
   interrupt::stop_if_requested(context.comm);
-  host_samples_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), samples_);
+  host_samples_ = host_copy_until_signal(samples_);
   reference_.assign(static_cast<std::size_t>(bins_), Bin(0));
   interrupt::for_each_slice_until_signal(n, [&](Index begin, Index end) {
     for (Index i = begin; i < end; ++i)

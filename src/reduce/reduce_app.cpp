@@ -10,6 +10,7 @@
 
 #include "core/comm.hpp"
 #include "core/host_backends.hpp"
+#include "core/host_copy.hpp"
 #include "core/interrupt.hpp"
 #include "core/precision.hpp"
 #include "reducers/atomics.hpp"
@@ -137,7 +138,7 @@ ReduceCase<T>::ReduceCase(const Params& params, const RunContext& context) : sum
     Kokkos::fill_random(Kokkos::subview(values_, std::make_pair(begin, end)), pool, T(0), T(1));
   });
   interrupt::stop_if_requested(context.comm);
-  host_values_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_);
+  host_values_ = host_copy_until_signal(values_);
   const Index requested = params.integer("work_items");
   // More work items than elements would have nothing to do: 10 values with 2^31 of them took 25 s
   // a variant. The report gives the number launched.
@@ -147,12 +148,15 @@ ReduceCase<T>::ReduceCase(const Params& params, const RunContext& context) : sum
   // Neumaier's compensated sum: the reference, good to about one rounding of the total.
   double sum = 0.0;
   double compensation = 0.0;
-  for (Index i = 0; i < n; ++i) {
-    const double term = static_cast<double>(host_values_(i));
-    const double next = sum + term;
-    compensation += std::fabs(sum) >= std::fabs(term) ? (sum - next) + term : (term - next) + sum;
-    sum = next;
-  }
+  interrupt::for_each_slice_until_signal(n, [&](Index begin, Index end) {
+    for (Index i = begin; i < end; ++i) {
+      const double term = static_cast<double>(host_values_(i));
+      const double next = sum + term;
+      compensation += std::fabs(sum) >= std::fabs(term) ? (sum - next) + term : (term - next) + sum;
+      sum = next;
+    }
+  });
+  interrupt::stop_if_requested(context.comm);
   reference_ = sum + compensation;
 }
 
