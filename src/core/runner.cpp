@@ -194,6 +194,9 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
   progress::set_stage(variant.name + ", validating");
   result.validation = combine_over_ranks(comm_, problem.validate(variant));
   result.metrics = problem.metrics(variant);
+  // A validation that a signal cut short says nothing: the variant is left out, not kept as
+  // failed (or passed) on part of its check.
+  interrupt::stop_if_requested(comm_);
   return result;
 }
 
