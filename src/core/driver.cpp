@@ -8,6 +8,7 @@
 #include "core/cli.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
+#include "core/job_command.hpp"
 #include "core/launcher.hpp"
 #include "core/list_command.hpp"
 #include "core/run_command.hpp"
@@ -30,15 +31,30 @@ std::string joined_command_line(int argc, char** argv) {
   return text;
 }
 
-}  // namespace
+const char* subcommand_word(CliOptions::Command command) {
+  switch (command) {
+    case CliOptions::Command::run:
+      return "run";
+    case CliOptions::Command::check:
+      return "check";
+    case CliOptions::Command::list:
+      return "list";
+    case CliOptions::Command::help:
+      return "--help";
+    case CliOptions::Command::version:
+      return "--version";
+  }
+  return "?";
+}
 
-int kmini_main(int argc, char** argv, const AppRegistry& registry) {
-  const std::string command_line = joined_command_line(argc, argv);
+int print_refusal(const std::string& why) {
+  if (first_rank_or_alone()) std::cerr << "kmini: error: " << why << std::endl;
+  return static_cast<int>(ExitCode::bad_input);
+}
+
+int dispatch(const CliOptions& options, const AppRegistry& registry, int& argc, char**& argv,
+             const std::string& command_line) {
   try {
-    const CliOptions options = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
-    // A KMINI_DATA_DIR that names no folder is refused before anything runs, not at the first
-    // run that needs a data file, which may come late in a suite or not at all.
-    if (options.command != CliOptions::Command::help) data_search_path();
     switch (options.command) {
       case CliOptions::Command::help:
         std::cout << help_text();
@@ -55,13 +71,48 @@ int kmini_main(int argc, char** argv, const AppRegistry& registry) {
         return run_command(options, registry, argc, argv, command_line);
     }
   } catch (const InputError& e) {
-    if (first_rank_or_alone()) std::cerr << "kmini: error: " << e.what() << std::endl;
-    return static_cast<int>(ExitCode::bad_input);
+    return print_refusal(e.what());
   } catch (const std::exception& e) {
     std::cerr << "kmini: runtime failure: " << e.what() << std::endl;
     return static_cast<int>(ExitCode::runtime_failure);
   }
   return static_cast<int>(ExitCode::runtime_failure);
+}
+
+}  // namespace
+
+int kmini_main(int argc, char** argv, const AppRegistry& registry) {
+  const std::string command_line = joined_command_line(argc, argv);
+  CliOptions options;
+  std::string refused;
+  try {
+    options = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+    // A KMINI_DATA_DIR that names no folder is refused before anything runs, not at the first
+    // run that needs a data file, which may come late in a suite or not at all.
+    if (options.command != CliOptions::Command::help) data_search_path();
+  } catch (const InputError& e) {
+    refused = e.what();
+  }
+  // Under a launcher every rank joins MPI, so that a rank refused or started to do something
+  // else leaves no rank of `kmini run` waiting for it (run_command joins MPI itself).
+  if (launched_processes() > 1 &&
+      (!refused.empty() || options.command != CliOptions::Command::run)) {
+    try {
+      return as_rank_of_job(argc, argv,
+                            refused.empty() ? command_phrase(subcommand_word(options.command))
+                                            : refusal_phrase(refused),
+                            [&] {
+                              return refused.empty()
+                                         ? dispatch(options, registry, argc, argv, command_line)
+                                         : print_refusal(refused);
+                            });
+    } catch (const std::exception& e) {
+      std::cerr << "kmini: runtime failure: " << e.what() << std::endl;
+      return static_cast<int>(ExitCode::runtime_failure);
+    }
+  }
+  if (!refused.empty()) return print_refusal(refused);
+  return dispatch(options, registry, argc, argv, command_line);
 }
 
 }  // namespace kmini

@@ -22,6 +22,7 @@
 #include "core/headline.hpp"
 #include "core/input_file.hpp"
 #include "core/interrupt.hpp"
+#include "core/job_command.hpp"
 #include "core/progress.hpp"
 #include "core/report.hpp"
 #include "core/results_table.hpp"
@@ -153,11 +154,6 @@ int check_command(const CliOptions& options, const AppRegistry& registry) {
 }
 
 namespace {
-
-// Every rank but one that has said why leaves with exit 2 and nothing more.
-struct RefusedOnAnotherRank : std::exception {
-  const char* what() const noexcept override { return "refused on another rank"; }
-};
 
 // Every rank loads the input itself (a molecule or basis file may be node-local); all must
 // succeed, on the same bytes and overrides. A failure on any rank, or ranks that read different
@@ -427,6 +423,7 @@ int run_in_sessions(const CliOptions& options, const AppRegistry& registry, int&
   std::ostringstream discard;
   std::ostream& out = world.is_root() ? std::cout : discard;
   try {
+    agree_on_command(world, command_phrase("run"));
     const RunCommand command(options, registry, world, out, command_line);
     if (options.dry_run) return command.dry_run();
     const std::string report_path = command.agree_on_report_path();

@@ -109,7 +109,51 @@ TEST(TwoRanks, RanksThatReadDifferentInputsExitTwoWithOneMessage) {
   }
 }
 
-// A command-line mistake is found before MPI starts; it too is printed once.
+// Ranks started with different commands (mpirun's MPMD form), or one refused its command line
+// or KMINI_DATA_DIR, end with exit 2 and one message from rank 0 naming both: a rank that never
+// joined MPI left `kmini run` on the others waiting in MPI_Init for ever.
+TEST(TwoRanks, RanksStartedWithDifferentCommandsExitTwoWithOneMessage) {
+  TempDir dir;
+  const std::string a = dir.write("a.yaml", "app: stream\nelements: 100000\nrepetitions: 2\n");
+  const std::vector<std::string> run = {"run", a,          "--ceiling-elements",
+                                        "0",   "--report", dir.file("r.yaml")};
+  std::vector<std::string> typo = run;
+  typo[4] = "--repotr";
+  const struct {
+    const char* what;
+    std::vector<std::vector<std::string>> ranks;
+    const char* message;
+  } cases[] = {
+      {"check on rank 1",
+       {run, {"check", a}},
+       "rank 1 runs `kmini check`, and rank 0 runs `kmini run`"},
+      {"check on rank 0",
+       {{"check", a}, run},
+       "rank 1 runs `kmini run`, and rank 0 runs `kmini check`"},
+      {"--version on rank 1", {run, {"--version"}}, "rank 1 runs `kmini --version`"},
+      {"a typo on rank 1", {run, typo}, "rank 1 refused to start: unknown option '--repotr'"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    const ProcessResult r = mpirun_each(c.ranks, 60);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    std::vector<std::string> kmini_lines;
+    for (const auto& line : testing::nonempty_lines(r.err))
+      if (line.rfind("kmini:", 0) == 0) kmini_lines.push_back(line);
+    ASSERT_EQ(kmini_lines.size(), 1u) << r.err;
+    EXPECT_NE(kmini_lines[0].find(c.message), std::string::npos) << kmini_lines[0];
+    EXPECT_NE(kmini_lines[0].find("every rank of an MPI job must run the same kmini command"),
+              std::string::npos)
+        << kmini_lines[0];
+    EXPECT_FALSE(std::filesystem::exists(dir.file("r.yaml")));
+  }
+  // The same command on both ranks still runs: check says its verdict, with exit 0.
+  const ProcessResult both = mpirun_each({{"check", a}, {"check", a}}, 60);
+  EXPECT_EQ(both.exit_code, 0) << both.out << both.err;
+  EXPECT_NE(both.out.find(": OK, 1 run(s)"), std::string::npos) << both.out;
+}
+
+// A command-line mistake on every rank is printed once.
 TEST(TwoRanks, CommandLineErrorsArePrintedOnce) {
   const ProcessResult r = mpirun(2, {"run", "in.yaml", "--repotr", "r.yaml"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
