@@ -1,7 +1,7 @@
 // Dense matrix products C = alpha op(A) op(B) + beta C where the matrices live (the default
 // memory space): the SCF's similarity transforms, its density and its DIIS error. On CUDA builds
 // they run on the device through cuBLAS's dgemm; elsewhere through the host BLAS's dgemm, the
-// BLAS that LAPACK's dsyev comes with.
+// BLAS that LAPACK's dsyevd comes with.
 #pragma once
 
 #include <memory>

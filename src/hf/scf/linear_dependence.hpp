@@ -23,7 +23,7 @@ constexpr int kMostFunctionsChecked = 500;
 std::string linear_dependence_problem(double smallest_overlap_eigenvalue);
 
 // The smallest eigenvalue of the basis's overlap matrix, with no Kokkos (kmini check starts
-// none): the shell blocks on the host, LAPACK's dsyev for the eigenvalues.
+// none): the shell blocks on the host, LAPACK's dsyevd for the eigenvalues.
 double smallest_overlap_eigenvalue(const MolecularBasis& basis);
 
 }  // namespace kmini::hf

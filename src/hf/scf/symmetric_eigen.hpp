@@ -1,7 +1,7 @@
 // Symmetric eigenproblems: the SCF's orbital solves and its S^{-1/2}, and the atomic guess's.
 // On CUDA builds the SCF's solves run on the device through cuSOLVER's syevd (at 832 functions
 // the host's LAPACK took longer than the G build); elsewhere, and for the atoms' small host
-// matrices, LAPACK's dsyev on the host.
+// matrices, LAPACK's dsyevd on the host.
 #pragma once
 
 #include <memory>
@@ -35,7 +35,7 @@ class SymmetricEigenSolver {
   // As symmetric_eigen, for a matrix in device memory. Throws RuntimeFailure on a solver error.
   std::vector<double> solve(const DeviceSquare& a);
 
-  // "cuSOLVER syevd (device)" or "LAPACK dsyev (host)", for the report.
+  // "cuSOLVER syevd (device)" or "LAPACK dsyevd (host)", for the report.
   static const char* method();
 
  private:
