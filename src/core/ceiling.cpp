@@ -50,6 +50,13 @@ Tree Ceilings::to_tree() const {
     const Kind& kind = kinds.at(ceiling);
     t["bandwidth_GBps"] = kind.gbps;
     t["set_by"] = kind.set_by;
+    if (!kind.raised_by.empty()) {
+      t["probed_GBps"] = kind.probed_gbps;
+      t["raised_by"] = kind.raised_by;
+      t["raised_because"] =
+          "a validated result passed the probe's bandwidth; every result is quoted against the "
+          "fastest such result's";
+    }
     if (datasheet_gbps > 0.0) t["percent_of_datasheet"] = 100.0 * kind.gbps / datasheet_gbps;
     t["method"] = methods.at(ceiling) + ", best of " + std::to_string(repetitions) +
                   " after 1 warm-up, all ranks at once";
@@ -124,6 +131,29 @@ void check_ceiling_memory(const AppRegistry& registry, const Runner& runner,
                           std::int64_t elements) {
   const AppSpec* prober = registry.prober();
   if (prober != nullptr && elements > 0) probe_run_checked(*prober, registry, runner, elements);
+}
+
+void raise_ceilings_to_results(Ceilings& ceilings, std::vector<RunResult>& results) {
+  if (!ceilings.measured) return;
+  for (const RunResult& run : results) {
+    const auto kind = ceilings.kinds.find(run.spec->app->ceiling);
+    if (kind == ceilings.kinds.end()) continue;
+    for (const VariantResult& r : run.results) {
+      if (!r.bandwidth_gbps || !r.validation.passed() || *r.bandwidth_gbps <= kind->second.gbps)
+        continue;
+      if (kind->second.raised_by.empty()) kind->second.probed_gbps = kind->second.gbps;
+      kind->second.gbps = *r.bandwidth_gbps;
+      const std::string point = describe_point(r.point);
+      kind->second.raised_by =
+          run.spec->label() + ": " + r.variant->name + (point.empty() ? "" : " at " + point);
+    }
+  }
+  for (RunResult& run : results) {
+    const auto kind = ceilings.kinds.find(run.spec->app->ceiling);
+    if (kind == ceilings.kinds.end() || kind->second.raised_by.empty()) continue;
+    for (VariantResult& r : run.results)
+      if (r.bandwidth_gbps) r.percent_of_ceiling = 100.0 * *r.bandwidth_gbps / kind->second.gbps;
+  }
 }
 
 Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std::int64_t elements,

@@ -17,6 +17,7 @@ namespace kmini {
 
 class Runner;
 struct DeviceInfo;
+struct RunResult;
 
 struct Ceilings {
   struct Probe {
@@ -25,9 +26,11 @@ struct Ceilings {
     Validation validation;
   };
   struct Kind {
-    double gbps = 0.0;   // the fastest of its probes
+    double gbps = 0.0;   // the fastest of its probes, or of the validated results past them
     std::string set_by;  // that probe's variant
     std::vector<Probe> probes;
+    double probed_gbps = 0.0;  // the fastest probe's, where a result raised gbps past it
+    std::string raised_by;     // "RUN: VARIANT" of that result; empty where none did
   };
 
   bool measured = false;
@@ -55,6 +58,12 @@ std::int64_t default_ceiling_elements(const AppRegistry& registry, const DeviceI
 // Throws InputError where the probe of `elements` would not fit the memory, as measure_ceilings
 // does before it runs (for --dry-run). Nothing where no app probes or `elements` is 0.
 void check_ceiling_memory(const AppRegistry& registry, const Runner& runner, std::int64_t elements);
+
+// One run of a kernel can beat the probe's best of ten by noise. Where a validated result's
+// bandwidth passed its ceiling, the ceiling becomes the fastest such result's (Kind::raised_by
+// says which), and every result is quoted against the ceilings so raised: no validated result
+// reports more than 100% of its ceiling. A result that failed validation raises nothing.
+void raise_ceilings_to_results(Ceilings& ceilings, std::vector<RunResult>& results);
 
 // `elements` 0 skips the probes. Collective over the runner's ranks.
 Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std::int64_t elements,

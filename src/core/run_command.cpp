@@ -101,6 +101,16 @@ void print_ceilings(std::ostream& out, const Ceilings& ceilings) {
       << ")\n\n";
 }
 
+void print_raised_ceilings(std::ostream& out, const Ceilings& ceilings) {
+  for (const auto& [ceiling, kind] : ceilings.kinds) {
+    if (kind.raised_by.empty()) continue;
+    out << ceiling_name(ceiling) << " ceiling: raised to " << format_significant(kind.gbps, 4)
+        << " GB/s by " << kind.raised_by << ", past the probe's "
+        << format_significant(kind.probed_gbps, 4)
+        << " GB/s; the report quotes every result against it\n";
+  }
+}
+
 int exit_status(const Summary& summary) {
   if (summary.interrupted != 0) return 128 + summary.interrupted;  // as the signal's own exit
   if (summary.run_errors > 0) return static_cast<int>(ExitCode::runtime_failure);
@@ -256,11 +266,13 @@ class RunCommand {
     const Runner probe_runner(world_, device, {});
     for (const auto& run : input_.runs)
       probe_runner.check_memory(run);
-    const Ceilings ceilings = measure_start_ceilings(probe_runner, device);
+    Ceilings ceilings = measure_start_ceilings(probe_runner, device);
     print_ceilings(out_, ceilings);
 
-    const std::vector<RunResult> results =
+    std::vector<RunResult> results =
         run_all(Runner(world_, device, ceilings.by_kind(), ceilings.datasheet_gbps));
+    raise_ceilings_to_results(ceilings, results);
+    print_raised_ceilings(out_, ceilings);
     const std::vector<Headline> headlines = find_headlines(results, input_.reference);
     const Summary summary = summary_of(results, ceilings, headlines);
     const Tree report = report_of(device, placement, ceilings, results, headlines, summary);

@@ -25,7 +25,9 @@ const std::map<std::string, double> kWeights{{"copy", 2}, {"deep_copy", 2}, {"mu
                                              {"add", 3},  {"triad", 3},     {"dot", 2},
                                              {"fill", 1}, {"read", 1}};
 
-// The probe that set a ceiling is the fastest of its probes, and the report names it.
+// The probe that set a ceiling is the fastest of its probes, and the report names it. Where a
+// validated result passed it (arrays this small sit in a cache), the ceiling is that result's
+// and the probe's figure is kept beside it.
 void expect_set_by_the_fastest(const YAML::Node& ceiling) {
   double fastest = 0.0;
   std::string fastest_variant;
@@ -37,7 +39,12 @@ void expect_set_by_the_fastest(const YAML::Node& ceiling) {
       fastest_variant = probe["variant"].as<std::string>();
     }
   }
-  EXPECT_EQ(ceiling["bandwidth_GBps"].as<double>(), fastest);
+  if (ceiling["raised_by"]) {
+    EXPECT_EQ(ceiling["probed_GBps"].as<double>(), fastest);
+    EXPECT_GT(ceiling["bandwidth_GBps"].as<double>(), fastest);
+  } else {
+    EXPECT_EQ(ceiling["bandwidth_GBps"].as<double>(), fastest);
+  }
   EXPECT_EQ(ceiling["set_by"].as<std::string>(), fastest_variant);
 }
 
@@ -129,6 +136,8 @@ TEST(StreamRun, EveryVariantValidatesAndTheReportSaysSo) {
     EXPECT_DOUBLE_EQ(res["fom"]["value"].as<double>(), res["bandwidth_GBps"].as<double>());
     EXPECT_DOUBLE_EQ(res["percent_of_ceiling"].as<double>(),
                      100.0 * res["bandwidth_GBps"].as<double>() / ceiling_gbps);
+    // Validated: never past its ceiling, which the fastest such result raises.
+    EXPECT_LE(res["percent_of_ceiling"].as<double>(), 100.0 * (1.0 + 1e-12));
     EXPECT_TRUE(res["percent_of_datasheet"].IsNull());
     EXPECT_GT(res["speedup_vs_baseline"].as<double>(), 0.0);
     EXPECT_EQ(res["validation"]["status"].as<std::string>(), "PASS");

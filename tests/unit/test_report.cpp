@@ -10,6 +10,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/build_info.hpp"
+#include "core/ceiling.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/headline.hpp"
@@ -250,6 +251,46 @@ struct FakeRun {
     }
   }
 };
+
+// A validated result past its ceiling's probe (noise in one run against the probe's best of ten)
+// raises that ceiling to the fastest such result's, and every result of that ceiling is quoted
+// against it; a failed result raises nothing and another ceiling's results are left as they were.
+TEST(Ceilings, AValidatedResultPastTheProbeRaisesItsCeilingForEveryResult) {
+  Ceilings ceilings;
+  ceilings.measured = true;
+  ceilings.kinds[Ceiling::copy].gbps = 100.0;
+  ceilings.kinds[Ceiling::read].gbps = 120.0;
+  ceilings.methods = {{Ceiling::copy, "copied"}, {Ceiling::read, "read"}};
+  FakeRun copying("copying", {{50.0, true}, {103.0, true}, {150.0, false}});
+  copying.app.ceiling = Ceiling::copy;
+  FakeRun reading("reading", {{110.0, true}});
+  reading.app.ceiling = Ceiling::read;
+  for (FakeRun* run : {&copying, &reading}) {
+    for (VariantResult& r : run->result.results) {
+      r.bandwidth_gbps = r.fom;
+      r.percent_of_ceiling = 100.0 * r.fom / ceilings.kinds[run->app.ceiling].gbps;
+    }
+  }
+  std::vector<RunResult> results = {copying.result, reading.result};
+  raise_ceilings_to_results(ceilings, results);
+  const Ceilings::Kind& copy = ceilings.kinds[Ceiling::copy];
+  EXPECT_EQ(copy.gbps, 103.0);
+  EXPECT_EQ(copy.probed_gbps, 100.0);
+  EXPECT_EQ(copy.raised_by, "copying: v1");
+  EXPECT_NEAR(*results[0].results[0].percent_of_ceiling, 100.0 * 50.0 / 103.0, 1e-12);
+  EXPECT_NEAR(*results[0].results[1].percent_of_ceiling, 100.0, 1e-12);
+  EXPECT_NEAR(*results[0].results[2].percent_of_ceiling, 100.0 * 150.0 / 103.0, 1e-12);
+  EXPECT_EQ(ceilings.kinds[Ceiling::read].gbps, 120.0);
+  EXPECT_TRUE(ceilings.kinds[Ceiling::read].raised_by.empty());
+  EXPECT_NEAR(*results[1].results[0].percent_of_ceiling, 100.0 * 110.0 / 120.0, 1e-12);
+  std::ostringstream yaml;
+  write_yaml(ceilings.to_tree(), yaml);
+  const YAML::Node tree = YAML::Load(yaml.str());
+  EXPECT_EQ(tree["copy"]["raised_by"].as<std::string>(), "copying: v1");
+  EXPECT_EQ(tree["copy"]["probed_GBps"].as<double>(), 100.0);
+  EXPECT_EQ(tree["copy"]["bandwidth_GBps"].as<double>(), 103.0);
+  EXPECT_FALSE(tree["read"]["raised_by"]);
+}
 
 // The digest of the Kokkos patches that meta.kokkos.patches and --version show: from the stamp of
 // the Kokkos found at configure time, which for setup.sh's Kokkos is the digest of the
