@@ -45,14 +45,18 @@ void stop_if_requested(const Comm& comm);
 
 // Work over [0, n) one slice at a time, body(begin, end), until a signal has come: a setup's
 // long host loop or fill, which then leaves the rest undone for the caller's safe point
-// (stop_if_requested) to throw away. A slice is a few million items, a fraction of a second of
-// a host's random-access loop: a billion histogram samples drawn and counted at once kept a
-// signal waiting over a minute.
+// (stop_if_requested) to throw away. A slice is `slice` items, by default a few million, a
+// fraction of a second of a host's random-access loop: a billion histogram samples drawn and
+// counted at once kept a signal waiting over a minute.
 constexpr std::int64_t kItemsBetweenSignalChecks = std::int64_t{1} << 22;
 template <class Body>
+void for_each_slice_until_signal(std::int64_t n, std::int64_t slice, const Body& body) {
+  for (std::int64_t begin = 0; begin < n && received() == 0; begin += slice)
+    body(begin, std::min(n, begin + slice));
+}
+template <class Body>
 void for_each_slice_until_signal(std::int64_t n, const Body& body) {
-  for (std::int64_t begin = 0; begin < n && received() == 0; begin += kItemsBetweenSignalChecks)
-    body(begin, std::min(n, begin + kItemsBetweenSignalChecks));
+  for_each_slice_until_signal(n, kItemsBetweenSignalChecks, body);
 }
 
 // "SIGINT", "SIGTERM", "SIGHUP".

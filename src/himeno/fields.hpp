@@ -6,8 +6,12 @@
 // rows are padded and aligned (padded_array.hpp), and the kernels index the arrays' windows.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+
 #include <Kokkos_Core.hpp>
 
+#include "core/interrupt.hpp"
 #include "himeno/grid.hpp"
 #include "himeno/initial_state.hpp"
 #include "himeno/padded_array.hpp"
@@ -66,16 +70,24 @@ struct InitializeFields {
     fields.wrk2.view(i, j, k) = p;
   }
 
+  // In slabs of whole planes of about `points_per_launch` points, a signal looked for between
+  // them (interrupt::received()): the fill of size L in one launch held a signal 3.7-7 s on two
+  // host cores. A signal leaves the slabs after it as they were, for the caller's safe point.
   static void run(const Fields<T, MemorySpace>& fields, const InitialValues& values,
-                  const Extents& origin, bool coefficients) {
+                  const Extents& origin, bool coefficients,
+                  std::int64_t points_per_launch = interrupt::kItemsBetweenSignalChecks) {
     using Policy = Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<3>>;
     const auto& p = fields.p.view;
-    Kokkos::parallel_for(
-        coefficients ? "himeno::initialize" : "himeno::reset_pressure",
-        Policy({0, 0, 0},
-               {static_cast<std::int64_t>(p.extent(0)), static_cast<std::int64_t>(p.extent(1)),
-                static_cast<std::int64_t>(p.extent(2))}),
-        InitializeFields{fields, values, origin[0], origin[1], origin[2], coefficients});
+    const auto planes = static_cast<std::int64_t>(p.extent(0));
+    const auto rows = static_cast<std::int64_t>(p.extent(1));
+    const auto row = static_cast<std::int64_t>(p.extent(2));
+    const std::int64_t slab =
+        std::max<std::int64_t>(1, points_per_launch / std::max<std::int64_t>(1, rows * row));
+    const InitializeFields fill{fields, values, origin[0], origin[1], origin[2], coefficients};
+    interrupt::for_each_slice_until_signal(planes, slab, [&](std::int64_t first, std::int64_t end) {
+      Kokkos::parallel_for(coefficients ? "himeno::initialize" : "himeno::reset_pressure",
+                           Policy({first, 0, 0}, {end, rows, row}), fill);
+    });
   }
 };
 

@@ -102,6 +102,7 @@ class HimenoCase final : public Case {
     solver_.reset();  // one variant's arrays at a time
     solver_ = variant_table<T>().action(variant).make(setup_);
     solver_->initialize(true);
+    interrupt::stop_if_requested(comm_);  // the fill stops at a signal, half done
     comm_.barrier();
     const std::int64_t rehearsed = rehearsal_iterations(solver_->steps());
     const Clock::time_point start = Clock::now();
