@@ -17,6 +17,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/fixed_sums.hpp"
 #include "reducers/atomics.hpp"
 #include "reducers/block_aggregation.hpp"
 
@@ -28,46 +29,8 @@ struct NoTeam {};
 // The most iterations a temporal pass advances, and so the most gosa values a launch produces.
 constexpr int kMaxTimeSteps = 4;
 
-// A temporal pass's gosa sums, one per iteration, as the tree reduces them: a value type of fixed
-// size, which Kokkos reduces with warp shuffles where it would reduce an array through shared
-// memory (and, in Kokkos 3.4 on CUDA, only in teams of a power of two threads). Kokkos joins two
-// by +=; Kokkos 3.4 does so through volatile references, hence the volatile overloads.
-struct StepSums {
-  double value[kMaxTimeSteps];
-
-  KOKKOS_INLINE_FUNCTION StepSums() {
-    for (int step = 0; step < kMaxTimeSteps; ++step)
-      value[step] = 0.0;
-  }
-  KOKKOS_INLINE_FUNCTION StepSums(const StepSums& other) { copy(*this, other); }
-  KOKKOS_INLINE_FUNCTION StepSums(const volatile StepSums& other) { copy(*this, other); }
-  KOKKOS_INLINE_FUNCTION StepSums& operator=(const StepSums& other) {
-    copy(*this, other);
-    return *this;
-  }
-  KOKKOS_INLINE_FUNCTION void operator=(const volatile StepSums& other) volatile {
-    copy(*this, other);
-  }
-  KOKKOS_INLINE_FUNCTION StepSums& operator+=(const StepSums& other) {
-    add(*this, other);
-    return *this;
-  }
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile StepSums& other) volatile {
-    add(*this, other);
-  }
-
- private:
-  template <class To, class From>
-  KOKKOS_INLINE_FUNCTION static void copy(To& to, const From& from) {
-    for (int step = 0; step < kMaxTimeSteps; ++step)
-      to.value[step] = from.value[step];
-  }
-  template <class To, class From>
-  KOKKOS_INLINE_FUNCTION static void add(To& to, const From& from) {
-    for (int step = 0; step < kMaxTimeSteps; ++step)
-      to.value[step] = to.value[step] + from.value[step];
-  }
-};
+// A temporal pass's gosa sums, one per iteration, as the tree reduces them.
+using StepSums = FixedSums<kMaxTimeSteps>;
 
 // The sinks that need nothing from the team bind to themselves.
 template <class Sink>
