@@ -28,8 +28,9 @@ struct Built {
   double interactions = 0.0;
 };
 
+// J from `ranks` engines, one per rank's share of the bra pairs, summed as the ranks' are.
 Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double threshold,
-              JEngineSettings settings = {}) {
+              JEngineSettings settings = {}, int ranks = 1) {
   const int n = basis.functions;
   DeviceMatrix density("test::density", n, n), j("test::j", n, n);
   const auto host = Kokkos::create_mirror_view(density);
@@ -38,14 +39,16 @@ Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double 
       host(i, k) = d[i * n + k];
   Kokkos::deep_copy(density, host);
   settings.threshold = threshold;
-  JEngine engine(basis, settings);
-  engine.add(density, j);  // j starts at zero
-  const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), j);
   Built built;
+  for (int rank = 0; rank < ranks; ++rank) {
+    JEngine engine(basis, settings, rank, ranks);
+    engine.add(density, j);  // j starts at zero, and each rank adds its share
+    built.interactions += engine.last().primitive_interactions;
+  }
+  const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), j);
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < n; ++k)
       built.j.push_back(out(i, k));
-  built.interactions = engine.last().primitive_interactions;
   return built;
 }
 
@@ -65,20 +68,24 @@ TEST(HfJEngine, CoulombMatrixOfTheWholeTensorInEveryKindOfBasis) {
     EXPECT_GT(largest, 1.0) << file;
     EXPECT_LT(largest_difference(got.j, want), 1e-11 * largest) << file;
     EXPECT_GT(got.interactions, 0.0) << file;
-    // A bra pair's ket pairs shared out among lanes, as on a GPU (the host takes one lane): in
-    // the basis with every bra kind and ket degree (team barriers crawl on a busy host).
+    // In the basis with every bra kind and ket degree: a bra product's ket rows shared out among
+    // lanes, as on a GPU (on the host the lanes run one after another), and three ranks' shares
+    // of the bra pairs.
     if (file != "6-31g-star.gbs") continue;
     JEngineSettings lanes;
     lanes.ket_lanes = 3;
-    const Built shared = build_j(basis, d, 1e-15, lanes);
+    const Built laned = build_j(basis, d, 1e-15, lanes);
+    EXPECT_LT(largest_difference(laned.j, want), 1e-11 * largest) << file;
+    EXPECT_EQ(laned.interactions, got.interactions) << file;
+    const Built shared = build_j(basis, d, 1e-15, {}, 3);
     EXPECT_LT(largest_difference(shared.j, want), 1e-11 * largest) << file;
     EXPECT_EQ(shared.interactions, got.interactions) << file;
   }
 }
 
 // Screened at 1e-7 from a density spread over eight decades, the engine leaves interactions out,
-// and each ket pair it drops moved J_ab by less than the threshold: J stays within the threshold
-// times the number of shell pairs.
+// and each (bra product, ket product) pair it drops moved J_ab by less than a tenth of the
+// threshold: J stays within the threshold times the number of shell pairs.
 TEST(HfJEngine, TheDensityScreenDropsInteractionsWithinItsBound) {
   const MolecularBasis basis = two_waters("6-31g-star.gbs");
   const int n = basis.functions;

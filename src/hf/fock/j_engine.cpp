@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/fixed_sums.hpp"
 #include "core/view_of.hpp"
 #include "hf/basis/cartesian.hpp"
 #include "hf/integrals/boys.hpp"
@@ -19,14 +20,22 @@ namespace {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 using Memory = JEngine::Memory;
-constexpr int kKetDegrees = 2 * kMaxShellL + 1;
+// A product's Hermite degree is its pair's l_a + l_b.
+constexpr int kDegrees = 2 * kMaxShellL + 1;
 
 // Products whose bound times the largest is under this times the threshold are left out of the
 // pairs, as the G build's are (g_build.cpp).
 constexpr double kProductCutoffPerThreshold = 1e-5;
 
-// The most bra pairs a host's first launch holds (JEngine's constructor).
-constexpr std::int64_t kHostFirstChunkBras = 128;
+// The most bra products a host's first launch holds (JEngine's constructor).
+constexpr std::int64_t kHostFirstChunkBras = 1024;
+
+// A ket row: the product's static bound, its screening weight this build (bound times its pair's
+// largest |D|; 0 for a pair no bra keeps), zeta, P, then the Hermite density, padded to 16 bytes.
+enum KetField : int { kBound = 0, kWeight, kZeta, kCenter, kDensity = kCenter + 3 };
+KOKKOS_INLINE_FUNCTION constexpr int ket_row_length(int degree) {
+  return (kDensity + components_up_to(degree) + 1) / 2 * 2;
+}
 
 // (-1)^degree, the sign a ket's Hermite Gaussian of that degree takes in R.
 KOKKOS_INLINE_FUNCTION constexpr double ket_sign(int degree) {
@@ -44,7 +53,7 @@ struct HermiteProduct {
                          axis[x]);
   }
 
-  // sum over (t, u, v) of E^{ab}_tuv h[tuv] for local components a of LA and b of LB.
+  // f(tuv, E^{ab}_tuv) over the Hermite indices (t, u, v) of local components a of LA, b of LB.
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_each_term(int a, int b, const F& f) const {
     int pa[3], pb[3];
@@ -60,21 +69,39 @@ struct HermiteProduct {
   }
 };
 
+// f(std::integral_constant<int, la>, std::integral_constant<int, lb>) for a pair kind known at
+// run time.
+template <class F>
+KOKKOS_INLINE_FUNCTION void with_kind(int kind, const F& f) {
+  using Impl::static_for;
+  static_for<0, kPairKinds>([&](auto k) {
+    constexpr int la = bra_l_of_kind(decltype(k)::value), lb = ket_l_of_kind(decltype(k)::value);
+    if (kind == decltype(k)::value)
+      f(std::integral_constant<int, la>{}, std::integral_constant<int, lb>{});
+  });
+}
+
 }  // namespace
 
 struct JEngine::Tables {
   ShellPairs<Memory> pairs;
   BoysTable<Memory> boys;
-  Kokkos::View<int*, Memory> kind;      // per pair
-  Kokkos::View<double*, Memory> bound;  // per pair: Schwarz Q
-  // Per product: its Hermite density's first entry (64-bit: at 512 waters the densities pass 2^31).
-  Kokkos::View<std::int64_t*, Memory> hermite_begin;
-  Kokkos::View<double*, Memory> hermite;       // the ket products' Hermite densities, per build
+  Kokkos::View<int*, Memory> kind;             // per pair
+  Kokkos::View<double*, Memory> bound;         // per pair: Schwarz Q
   Kokkos::View<double*, Memory> pair_density;  // per pair: max |D| over its block, per build
-  // This rank's bra pairs of each kind, and each degree's ket pairs, by Q descending.
+  // Per product: its row in its degree's ket table, and its Hermite potential's first entry
+  // (64-bit: at 512 waters the potentials pass 2^31).
+  Kokkos::View<int*, Memory> ket_row;
+  Kokkos::View<std::int64_t*, Memory> potential_begin;
+  Kokkos::View<double*, Memory> potential;  // the bra products' Hermite potentials, per build
+  // Per degree: every product of that degree by bound descending, as ket rows filled per build;
+  // and this rank's bra products of that degree, by bound descending.
+  std::array<Kokkos::View<double*, Memory>, kDegrees> kets;
+  std::array<int, kDegrees> ket_count{};
+  std::array<Kokkos::View<int*, Memory>, kDegrees> bra_products;
+  // This rank's bra pairs of each kind (step 3).
   std::array<Kokkos::View<int*, Memory>, kPairKinds> bra_pairs;
-  std::array<Kokkos::View<int*, Memory>, kKetDegrees> ket_pairs;
-  std::array<double, kKetDegrees> largest_ket_bound{};
+  double largest_bound = 0.0;  // of any pair
   double threshold = 0.0;
 };
 
@@ -94,46 +121,60 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   // Unfinished bounds: the caller's safe point throws the engine away.
   if (setup_stop != nullptr && setup_stop()) return;
 
-  std::vector<std::int64_t> hermite_begin(host.products.extent(0) + 1, 0);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const int degree = bra_l_of_kind(kinds[i]) + ket_l_of_kind(kinds[i]);
-    for (int k = host.primitives_begin(i); k < host.primitives_begin(i + 1); ++k)
-      hermite_begin[k + 1] = hermite_begin[k] + components_up_to(degree);
-  }
-  std::vector<int> by_bound(list.size());
-  std::iota(by_bound.begin(), by_bound.end(), 0);
-  std::stable_sort(by_bound.begin(), by_bound.end(),
-                   [&](int x, int y) { return bounds[x] > bounds[y]; });
-  std::array<std::vector<int>, kPairKinds> bra;
+  const auto degree_of = [&](std::size_t pair) {
+    return bra_l_of_kind(kinds[pair]) + ket_l_of_kind(kinds[pair]);
+  };
+  const std::int64_t products = host.products.extent(0);
+  std::vector<std::int64_t> potential_begin(products + 1, 0);
+  std::vector<int> product_degree(products);
+  std::array<std::vector<int>, kDegrees> ket, bra;
+  std::array<std::vector<int>, kPairKinds> bra_pairs;
   std::array<long, kPairKinds> kind_seen{};
-  std::array<std::vector<int>, kKetDegrees> ket;
-  for (const int i : by_bound) {
-    // The rank's bras: every ranks-th pair of each kind, so that the costly pairs with the
-    // largest bounds, which come first, are dealt out evenly.
-    if (static_cast<int>(kind_seen[kinds[i]]++ % ranks) == rank) bra[kinds[i]].push_back(i);
-    const int degree = bra_l_of_kind(kinds[i]) + ket_l_of_kind(kinds[i]);
-    if (ket[degree].empty()) t.largest_ket_bound[degree] = bounds[i];
-    ket[degree].push_back(i);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    t.largest_bound = std::max(t.largest_bound, bounds[i]);
+    // The rank's bras: every ranks-th pair of each kind, its products of like cost dealt out
+    // evenly.
+    const bool mine = static_cast<int>(kind_seen[kinds[i]]++ % ranks) == rank;
+    if (mine) bra_pairs[kinds[i]].push_back(static_cast<int>(i));
+    for (int k = host.primitives_begin(i); k < host.primitives_begin(i + 1); ++k) {
+      product_degree[k] = degree_of(i);
+      potential_begin[k + 1] = potential_begin[k] + components_up_to(degree_of(i));
+      ket[degree_of(i)].push_back(k);
+      if (mine) bra[degree_of(i)].push_back(k);
+    }
+  }
+  const auto by_bound = [&](int x, int y) {
+    return host.products(x).bound > host.products(y).bound;
+  };
+  std::vector<int> ket_row(products, 0);
+  for (int d = 0; d < kDegrees; ++d) {
+    std::stable_sort(ket[d].begin(), ket[d].end(), by_bound);
+    std::stable_sort(bra[d].begin(), bra[d].end(), by_bound);
+    for (std::size_t r = 0; r < ket[d].size(); ++r)
+      ket_row[ket[d][r]] = static_cast<int>(r);
+    t.ket_count[d] = static_cast<int>(ket[d].size());
+    t.kets[d] = Kokkos::View<double*, Memory>("hf::j_ket_rows",
+                                              ket[d].size() * std::size_t(ket_row_length(d)));
+    t.bra_products[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_bra_products", bra[d]);
   }
 
   t.pairs = copy_shell_pairs<Memory>(host);
   t.boys = make_boys_table<Memory>();
   t.kind = view_of<Kokkos::View<int*, Memory>>("hf::j_pair_kind", kinds);
   t.bound = view_of<Kokkos::View<double*, Memory>>("hf::j_pair_bound", bounds);
-  t.hermite_begin =
-      view_of<Kokkos::View<std::int64_t*, Memory>>("hf::j_hermite_begin", hermite_begin);
-  t.hermite = Kokkos::View<double*, Memory>("hf::j_hermite_density", hermite_begin.back());
   t.pair_density = Kokkos::View<double*, Memory>("hf::j_pair_density", list.size());
+  t.ket_row = view_of<Kokkos::View<int*, Memory>>("hf::j_ket_row", ket_row);
+  t.potential_begin =
+      view_of<Kokkos::View<std::int64_t*, Memory>>("hf::j_potential_begin", potential_begin);
+  t.potential = Kokkos::View<double*, Memory>("hf::j_potential", potential_begin.back());
   for (int k = 0; k < kPairKinds; ++k)
-    t.bra_pairs[k] = view_of<Kokkos::View<int*, Memory>>("hf::j_bra_pairs", bra[k]);
-  for (int d = 0; d < kKetDegrees; ++d)
-    t.ket_pairs[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_ket_pairs", ket[d]);
+    t.bra_pairs[k] = view_of<Kokkos::View<int*, Memory>>("hf::j_bra_pairs", bra_pairs[k]);
   // A host's few threads take far longer over a GPU's first chunk (seconds on two cores, each
-  // bra walking every ket pair): there the first launch holds kHostFirstChunkBras.
+  // bra walking every ket): there the first launch holds kHostFirstChunkBras.
   const std::int64_t first_chunk = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
                                        ? std::min(settings.chunk_bras, kHostFirstChunkBras)
                                        : settings.chunk_bras;
-  chunks_.assign(kPairKinds * kKetDegrees,
+  chunks_.assign(kDegrees * kDegrees,
                  TimedChunks(first_chunk, settings.smallest_chunk_bras, settings.launch_seconds));
 }
 
@@ -145,73 +186,101 @@ void JEngine::set_threshold_scale(double scale) {
 
 namespace {
 
-// Each ket product's Hermite density: sign * weight * sum_cd D_cd E^{cd}_tuv, with D_dc added for
-// two different shells (their canonical pair stands for both orders).
+// Step 1 for one ket pair: each product's row, its Hermite density
+// sign * weight * sum_cd D_cd E^{cd}_tuv, with D_dc added for two different shells (their
+// canonical pair stands for both orders). A pair that no bra keeps gets zero weights.
 template <int LA, int LB>
-KOKKOS_INLINE_FUNCTION void ket_hermite_density(const ShellPairs<Memory>& pairs,
-                                                const Matrix<Memory>& density, int pair,
-                                                const Kokkos::View<std::int64_t*, Memory>& begin,
-                                                const Kokkos::View<double*, Memory>& hermite) {
-  constexpr int n = components_up_to(LA + LB);
+KOKKOS_INLINE_FUNCTION void fill_ket_rows(const ShellPairs<Memory>& pairs,
+                                          const Matrix<Memory>& density, int pair, bool kept,
+                                          double pair_density,
+                                          const Kokkos::View<int*, Memory>& row, double* kets) {
+  constexpr int degree = LA + LB, n = components_up_to(degree);
   const int fa = pairs.first_functions(pair, 0), fb = pairs.first_functions(pair, 1);
   const bool both_orders = pairs.shells(pair, 0) != pairs.shells(pair, 1);
   const double ab[3] = {pairs.ab(pair, 0), pairs.ab(pair, 1), pairs.ab(pair, 2)};
   for (int k = pairs.primitives_begin(pair); k < pairs.primitives_begin(pair + 1); ++k) {
     const PrimitiveProduct& product = pairs.products(k);
-    const HermiteProduct<LA, LB> e(product, ab);
+    double* out = kets + static_cast<std::int64_t>(row(k)) * ket_row_length(degree);
+    out[kBound] = product.bound;
+    out[kWeight] = kept ? product.bound * pair_density : 0.0;
+    out[kZeta] = product.zeta;
+    for (int x = 0; x < 3; ++x)
+      out[kCenter + x] = product.center[x];
     double sum[n];
     for (int s = 0; s < n; ++s)
       sum[s] = 0.0;
-    for (int a = 0; a < functions_of_l(LA); ++a)
-      for (int b = 0; b < functions_of_l(LB); ++b) {
-        const double d = density(fa + a, fb + b) + (both_orders ? density(fb + b, fa + a) : 0.0);
-        e.for_each_term(a, b, [&](int s, double coefficient) { sum[s] += d * coefficient; });
-      }
-    double* out = &hermite(begin(k));
+    if (kept) {
+      const HermiteProduct<LA, LB> e(product, ab);
+      for (int a = 0; a < functions_of_l(LA); ++a)
+        for (int b = 0; b < functions_of_l(LB); ++b) {
+          const double d = density(fa + a, fb + b) + (both_orders ? density(fb + b, fa + a) : 0.0);
+          e.for_each_term(a, b, [&](int s, double coefficient) { sum[s] += d * coefficient; });
+        }
+    }
     for (int s = 0; s < n; ++s)
-      out[s] = ket_sign(component_degree(s)) * product.coulomb_weight * sum[s];
+      out[kDensity + s] = ket_sign(component_degree(s)) * product.coulomb_weight * sum[s];
   }
 }
 
-// Lanes per bra pair by default: a warp on a GPU, whose lanes share out the ket pairs; one on
-// the host, whose threads have bra pairs enough (and whose team barriers cost more than the
-// lanes save: JEngineSettings::ket_lanes).
+// Step 1, a thread per ket pair. A pair no bra keeps needs no density: its weights are zero.
+struct KetRows {
+  ShellPairs<Memory> pairs;
+  Matrix<Memory> density;
+  Kokkos::View<const double*, Memory> bound, pair_density;
+  Kokkos::View<const int*, Memory> kind;
+  Kokkos::View<int*, Memory> row;
+  double* kets[kDegrees];  // each degree's table
+  double largest_bound, threshold;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int pair) const {
+    const bool kept = bound(pair) * largest_bound * pair_density(pair) >= threshold;
+    with_kind(kind(pair), [&](auto la, auto lb) {
+      constexpr int l_a = decltype(la)::value, l_b = decltype(lb)::value;
+      fill_ket_rows<l_a, l_b>(pairs, density, pair, kept, pair_density(pair), row, kets[l_a + l_b]);
+    });
+  }
+};
+
+// Lanes per bra product by default: a warp on a GPU, whose lanes share out the ket rows; one on
+// the host, whose threads have bra products enough.
 constexpr int kKetLanes =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 32;
+// Bra products per team: a GPU's block then holds four warps.
+constexpr int kTeamBras = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 4;
 
-// One class of the J engine: the bra pairs of kind BraKind against the ket pairs of Hermite
-// degree KetDegree, a team per bra pair, which adds the pair's block of J (and its transpose)
-// alone: no atomics. The team's lanes take every kets-per-lane-th ket pair and contract their
-// own part of the block (J is linear in the kets), and the parts are summed in lane order: the
-// same sums in the same order in every build.
-template <int BraKind, int KetDegree>
-struct JClass {
-  static constexpr int la = bra_l_of_kind(BraKind), lb = ket_l_of_kind(BraKind);
-  static constexpr int bra_degree = la + lb, degree = bra_degree + KetDegree;
-  static constexpr int n_bra = components_up_to(bra_degree);
-  static constexpr int na = functions_of_l(la), nb = functions_of_l(lb);
+// Step 2 for the bra products of one degree against the ket rows of another: each bra product's
+// lanes add into its potential w_t sum over kets q of R_{t+s}(rho_pq, P - Q) rho_q^s /
+// sqrt(zeta_p + zeta_q), lane l over rows l, l + lanes, ... The rows are by bound descending: a
+// lane stops at the first whose bound times the largest density is under the bra's cutoff, and
+// skips those whose weight is.
+template <int BraDegree, int KetDegree>
+struct HermiteInteractions {
+  static constexpr int degree = BraDegree + KetDegree;
+  static constexpr int n_bra = components_up_to(BraDegree);
+  static constexpr int row_length = ket_row_length(KetDegree);
   using Team = typename Kokkos::TeamPolicy<Exec>::member_type;
+  // The potential's n_bra terms, then the count of interactions.
+  using Sums = FixedSums<n_bra + 1>;
 
-  ShellPairs<Memory> pairs;
+  Kokkos::View<const PrimitiveProduct*, Memory> products;
   BoysTable<Memory> boys;
-  Kokkos::View<const double*, Memory> bound, pair_density, hermite;
-  Kokkos::View<const std::int64_t*, Memory> hermite_begin;
-  Kokkos::View<const int*, Memory> kets, bras;
-  Matrix<Memory> j;
-  double threshold, largest_density, largest_ket_bound;
-  int first_bra;  // of this launch's chunk
+  Kokkos::View<const int*, Memory> bras;
+  Kokkos::View<const double*, Memory> kets;
+  Kokkos::View<const std::int64_t*, Memory> potential_begin;
+  Kokkos::View<double*, Memory> potential;
+  double cutoff;  // on bound_p bound_q max|D_cd|
+  double largest_density;
+  int ket_count;
+  int lanes;
+  int first_bra, end_bra;  // this launch's chunk
 
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int lanes) {
-    return static_cast<std::size_t>(lanes) * na * nb * sizeof(double);
-  }
-
-  // w[t] += sum over the ket's Hermite indices s of R[t + s] rho[s], over the bra's t: nested
-  // loops over the powers, so that every index folds to a constant once unrolled.
+  // w[t] += scale * sum over the ket's Hermite indices s of R[t + s] rho[s], over the bra's t:
+  // nested loops over the powers, so that every index folds to a constant once unrolled.
   KOKKOS_INLINE_FUNCTION static void contract(const double* r, const double* rho, double scale,
                                               double* w) {
-    for (int t = 0; t <= bra_degree; ++t)
-      for (int u = 0; u <= bra_degree - t; ++u)
-        for (int v = 0; v <= bra_degree - t - u; ++v) {
+    for (int t = 0; t <= BraDegree; ++t)
+      for (int u = 0; u <= BraDegree - t; ++u)
+        for (int v = 0; v <= BraDegree - t - u; ++v) {
           double sum = 0.0;
           for (int tau = 0; tau <= KetDegree; ++tau)
             for (int nu = 0; nu <= KetDegree - tau; ++nu)
@@ -222,112 +291,121 @@ struct JClass {
         }
   }
 
+  // One lane's share of a bra product's kets.
+  KOKKOS_INLINE_FUNCTION void add_kets(const PrimitiveProduct& bra, int lane, Sums& sums) const {
+    const double smallest_weight = cutoff / bra.bound;
+    const double smallest_bound = smallest_weight / largest_density;
+    for (int q = lane; q < ket_count; q += lanes) {
+      const double* row = &kets(static_cast<std::int64_t>(q) * row_length);
+      if (row[kBound] < smallest_bound) break;
+      if (row[kWeight] < smallest_weight) continue;
+      const double inverse_root = reciprocal_sqrt(bra.zeta + row[kZeta]);
+      const double pq[3] = {bra.center[0] - row[kCenter], bra.center[1] - row[kCenter + 1],
+                            bra.center[2] - row[kCenter + 2]};
+      double r[components_up_to(degree)];
+      hermite_coulomb<degree>(boys, bra.zeta * row[kZeta] * inverse_root * inverse_root, pq, r);
+      contract(r, row + kDensity, inverse_root, sums.value);
+      sums.value[n_bra] += 1.0;
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team, double& interactions) const {
-    const int pair = bras(first_bra + team.league_rank());
-    const double q_ab = bound(pair);
-    if (q_ab * largest_ket_bound * largest_density < threshold) return;
-    const int lane = team.team_rank(), lanes = team.team_size();
+    const int team_first = first_bra + team.league_rank() * team.team_size();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int b) {
+      if (team_first + b >= end_bra) return;
+      const int k = bras(team_first + b);
+      const PrimitiveProduct& bra = products(k);
+      Sums sums;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, lanes),
+          [&](const int lane, Sums& lane_sums) { add_kets(bra, lane, lane_sums); }, sums);
+      Kokkos::single(Kokkos::PerThread(team), [&] {
+        double* out = &potential(potential_begin(k));
+        for (int t = 0; t < n_bra; ++t)
+          out[t] += sums.value[t];
+        interactions += sums.value[n_bra];
+      });
+    });
+  }
+};
+
+// Step 3, a thread per bra pair of kind (LA, LB): J_ab = sum over its products of
+// weight * sum_t E^{ab}_t w_t, into the pair's block and its transpose; no other pair writes
+// either.
+template <int LA, int LB>
+struct BraBlocks {
+  static constexpr int na = functions_of_l(LA), nb = functions_of_l(LB);
+  ShellPairs<Memory> pairs;
+  Kokkos::View<const int*, Memory> bras;
+  Kokkos::View<const std::int64_t*, Memory> potential_begin;
+  Kokkos::View<const double*, Memory> potential;
+  Matrix<Memory> j;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const int pair = bras(i);
     const double ab[3] = {pairs.ab(pair, 0), pairs.ab(pair, 1), pairs.ab(pair, 2)};
     double block[na * nb];
     for (int x = 0; x < na * nb; ++x)
       block[x] = 0.0;
-    const int p_begin = pairs.primitives_begin(pair), p_end = pairs.primitives_begin(pair + 1);
-    // The primitive screen, as the G build's (integrals/eri.hpp): for each bra product, a ket
-    // pair's products stop where the bounds of those left sum to under kPrimitiveShare of the
-    // threshold over the bra's products and the ket pair's density.
-    const double cutoff = QuartetScreen<Memory>::kPrimitiveShare * threshold / (p_end - p_begin);
-    const int ket_count = static_cast<int>(kets.extent(0));
-    for (int p = p_begin; p < p_end; ++p) {
-      const PrimitiveProduct& bra = pairs.products(p);
-      double w[n_bra];
-      for (int t = 0; t < n_bra; ++t)
-        w[t] = 0.0;
-      for (int k = lane; k < ket_count; k += lanes) {
-        const int ket = kets(k);
-        const double q_abcd = q_ab * bound(ket);
-        if (q_abcd * largest_density < threshold) break;  // the kets are by Q descending
-        if (q_abcd * pair_density(ket) < threshold) continue;
-        const double smallest_tail = cutoff / (bra.bound * pair_density(ket));
-        for (int q = pairs.primitives_begin(ket); q < pairs.primitives_begin(ket + 1); ++q) {
-          const PrimitiveProduct& product = pairs.products(q);
-          if (product.tail < smallest_tail) break;  // the products are by bound descending
-          const double inverse_root = reciprocal_sqrt(bra.zeta + product.zeta);
-          const double pq[3] = {bra.center[0] - product.center[0],
-                                bra.center[1] - product.center[1],
-                                bra.center[2] - product.center[2]};
-          double r[components_up_to(degree)];
-          hermite_coulomb<degree>(boys, bra.zeta * product.zeta * inverse_root * inverse_root, pq,
-                                  r);
-          contract(r, &hermite(hermite_begin(q)), inverse_root, w);
-          interactions += 1.0;
-        }
-      }
-      const HermiteProduct<la, lb> e(bra, ab);
+    for (int k = pairs.primitives_begin(pair); k < pairs.primitives_begin(pair + 1); ++k) {
+      const PrimitiveProduct& product = pairs.products(k);
+      const HermiteProduct<LA, LB> e(product, ab);
+      const double* w = &potential(potential_begin(k));
       for (int a = 0; a < na; ++a)
         for (int b = 0; b < nb; ++b) {
           double value = 0.0;
           e.for_each_term(a, b, [&](int t, double coefficient) { value += coefficient * w[t]; });
-          block[a * nb + b] += bra.coulomb_weight * value;
+          block[a * nb + b] += product.coulomb_weight * value;
         }
     }
-    double* parts = static_cast<double*>(team.team_scratch(0).get_shmem(scratch_bytes(lanes)));
-    for (int x = 0; x < na * nb; ++x)
-      parts[lane * na * nb + x] = block[x];
-    team.team_barrier();
     const int fa = pairs.first_functions(pair, 0), fb = pairs.first_functions(pair, 1);
     const bool transposed_too = pairs.shells(pair, 0) != pairs.shells(pair, 1);
-    for (int x = lane; x < na * nb; x += lanes) {
-      double sum = 0.0;
-      for (int l = 0; l < lanes; ++l)
-        sum += parts[l * na * nb + x];
-      const int a = x / nb, b = x % nb;
-      j(fa + a, fb + b) += sum;
-      if (transposed_too) j(fb + b, fa + a) += sum;
-    }
+    for (int a = 0; a < na; ++a)
+      for (int b = 0; b < nb; ++b) {
+        j(fa + a, fb + b) += block[a * nb + b];
+        if (transposed_too) j(fb + b, fa + a) += block[a * nb + b];
+      }
   }
 };
 
 }  // namespace
 
-template <int BraKind, int KetDegree>
-void JEngine::add_class(const Matrix<Memory>& j, double largest_density) {
+template <int BraDegree, int KetDegree>
+void JEngine::add_interactions(double largest_density) {
   const Tables& t = *tables_;
-  const auto& bras = t.bra_pairs[BraKind];
-  if (bras.extent(0) == 0 || t.ket_pairs[KetDegree].extent(0) == 0) return;
-  using Class = JClass<BraKind, KetDegree>;
-  Class functor{t.pairs,
+  const auto& bras = t.bra_products[BraDegree];
+  if (bras.extent(0) == 0 || t.ket_count[KetDegree] == 0) return;
+  using Class = HermiteInteractions<BraDegree, KetDegree>;
+  const int lanes = settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
+  Class functor{t.pairs.products,
                 t.boys,
-                t.bound,
-                t.pair_density,
-                t.hermite,
-                t.hermite_begin,
-                t.ket_pairs[KetDegree],
                 bras,
-                j,
-                t.threshold,
+                t.kets[KetDegree],
+                t.potential_begin,
+                t.potential,
+                QuartetScreen<Memory>::kPrimitiveShare * t.threshold,
                 largest_density,
-                t.largest_ket_bound[KetDegree],
+                t.ket_count[KetDegree],
+                lanes,
+                0,
                 0};
   const std::string label =
-      "hf::j_engine_" + std::to_string(BraKind) + "_" + std::to_string(KetDegree);
-  TimedChunks& chunks = chunks_[BraKind * kKetDegrees + KetDegree];
+      "hf::j_engine_" + std::to_string(BraDegree) + "_" + std::to_string(KetDegree);
+  TimedChunks& chunks = chunks_[BraDegree * kDegrees + KetDegree];
   for_each_timed_chunk(
       chunks, 0, bras.extent_int(0),
       [&] { return settings_.stop_requested != nullptr && settings_.stop_requested(); },
       [&](std::int64_t begin, std::int64_t size) {
         double interactions = 0.0;
         functor.first_bra = static_cast<int>(begin);
-        using Policy = Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
-        const int teams = static_cast<int>(size);
-        const int wanted = settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
-        const int lanes =
-            std::min(wanted, Policy(teams, 1)
-                                 .set_scratch_size(0, Kokkos::PerTeam(Class::scratch_bytes(wanted)))
-                                 .team_size_max(functor, Kokkos::ParallelReduceTag()));
-        // The reduction's result on the host fences the launch: its time is the chunk's.
+        functor.end_bra = static_cast<int>(begin + size);
+        const int teams = static_cast<int>((size + kTeamBras - 1) / kTeamBras);
+        // The reduction's result on the host fences the launch: its time is the chunk's. On the
+        // host, the lanes of a vector run one after another, each over its own rows.
+        const int vector = std::min(lanes, Kokkos::TeamPolicy<Exec>::vector_length_max());
         Kokkos::parallel_reduce(
             label,
-            Policy(teams, lanes).set_scratch_size(0, Kokkos::PerTeam(Class::scratch_bytes(lanes))),
+            Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(teams, kTeamBras, vector),
             functor, interactions);
         last_.primitive_interactions += interactions;
       },
@@ -358,43 +436,26 @@ void JEngine::add(const Matrix<Memory>& density, const Matrix<Memory>& j) {
       },
       Kokkos::Max<double>(largest));
   if (largest > 0.0) {
-    const auto bound = t.bound;
-    const auto begin = t.hermite_begin;
-    const auto hermite = t.hermite;
-    double largest_bound = 0.0;
-    for (const double b : t.largest_ket_bound)
-      largest_bound = std::max(largest_bound, b);
-    const double threshold = t.threshold;
-    Kokkos::parallel_for(
-        "hf::j_ket_hermite_density", Kokkos::RangePolicy<Exec>(0, static_cast<int>(pairs.size())),
-        KOKKOS_LAMBDA(const int pair) {
-          // A pair no bra keeps needs no density (the class kernels skip it by the same test).
-          if (bound(pair) * largest_bound * pair_density(pair) < threshold) return;
-          switch (kind(pair)) {
-            case kSS:
-              ket_hermite_density<0, 0>(pairs, density, pair, begin, hermite);
-              break;
-            case kPS:
-              ket_hermite_density<1, 0>(pairs, density, pair, begin, hermite);
-              break;
-            case kPP:
-              ket_hermite_density<1, 1>(pairs, density, pair, begin, hermite);
-              break;
-            case kDS:
-              ket_hermite_density<2, 0>(pairs, density, pair, begin, hermite);
-              break;
-            case kDP:
-              ket_hermite_density<2, 1>(pairs, density, pair, begin, hermite);
-              break;
-            default:
-              ket_hermite_density<2, 2>(pairs, density, pair, begin, hermite);
-              break;
-          }
-        });
-    Impl::static_for<0, kPairKinds>([&](auto bra_kind) {
-      Impl::static_for<0, kKetDegrees>([&](auto ket_degree) {
-        add_class<decltype(bra_kind)::value, decltype(ket_degree)::value>(j, largest);
+    KetRows rows{pairs,     density, t.bound,         pair_density, kind,
+                 t.ket_row, {},      t.largest_bound, t.threshold};
+    for (int d = 0; d < kDegrees; ++d)
+      rows.kets[d] = t.kets[d].data();
+    Kokkos::parallel_for("hf::j_ket_rows",
+                         Kokkos::RangePolicy<Exec>(0, static_cast<int>(pairs.size())), rows);
+    Kokkos::deep_copy(t.potential, 0.0);
+    Impl::static_for<0, kDegrees>([&](auto bra_degree) {
+      Impl::static_for<0, kDegrees>([&](auto ket_degree) {
+        add_interactions<decltype(bra_degree)::value, decltype(ket_degree)::value>(largest);
       });
+    });
+    const bool stopped = settings_.stop_requested != nullptr && settings_.stop_requested();
+    Impl::static_for<0, kPairKinds>([&](auto pair_kind_) {
+      constexpr int k = decltype(pair_kind_)::value;
+      const auto bras = t.bra_pairs[k];
+      if (stopped || bras.extent(0) == 0) return;
+      Kokkos::parallel_for("hf::j_bra_blocks", Kokkos::RangePolicy<Exec>(0, bras.extent_int(0)),
+                           BraBlocks<bra_l_of_kind(k), ket_l_of_kind(k)>{
+                               pairs, bras, t.potential_begin, t.potential, j});
     });
   }
   Kokkos::fence();

@@ -1,14 +1,25 @@
 // The Coulomb matrix J_ab = sum_cd D_cd (ab|cd) by a J engine (McMurchie-Davidson), which forms
-// no ERI: each ket product's Hermite expansion is contracted with the density first, into one
-// Hermite density per product (integrals/hermite.hpp), and each bra product then sums the Coulomb
-// interaction R of its Hermite Gaussians with every ket product's density. A quartet class's
-// na nb nc nd integrals become components_up_to(l_a + l_b) times components_up_to(l_c + l_d)
-// products with R per primitive quartet: for (dd|dd), 35 x 35 against 1296 integrals and their
-// recursions.
+// no ERI. Three steps per build:
 //
-// Every pair of significant pairs interacts directly: there is no far field (multipoles) yet. A ket
-// pair is left out for a bra when Q_ab Q_cd max|D_cd| is below the threshold, the G build's density
-// screen.
+//   1. each ket product's Hermite expansion is contracted with the density, into one Hermite
+//      density per product (integrals/hermite.hpp), written as a row of its Hermite degree's
+//      table beside the product's centre, exponent and screening weight;
+//   2. each bra product sums the Coulomb interaction R of its Hermite Gaussians with every ket row
+//      of each degree into its own Hermite potential: a warp per bra product on a GPU, its lanes
+//      taking every 32nd row (neighbouring lanes read neighbouring rows) and their sums reduced in
+//      a fixed order, so that no two bra products write one value and every build sums alike;
+//   3. each bra pair contracts its products' potentials with their Hermite expansions into its
+//      block of J (and the transpose).
+//
+// Step 2 depends on the products' Hermite degrees alone, not on the pairs' angular momenta: 25
+// (bra degree, ket degree) kernels, whose primitive pairs cost components_up_to(bra degree) times
+// components_up_to(ket degree) products with R: for (dd|dd), 35 x 35 against 1296 integrals and
+// their recursions.
+//
+// Every pair of significant products interacts directly: there is no far field (multipoles) yet.
+// A (bra product, ket product) pair is left out when bound_p bound_q max|D_cd| is below the
+// primitive share of the threshold (the G build's primitive screen, QuartetScreen), the ket pair's
+// largest density element standing for D.
 #pragma once
 
 #include <array>
@@ -31,13 +42,13 @@ struct JEngineSettings {
   bool (*stop_requested)() = nullptr;
   // As GBuildSettings::setup_stop_requested, when the engine is made.
   bool (*setup_stop_requested)() = nullptr;
-  // Bra pairs per launch: a GPU's threads at first, fewer where a launch takes longer than
-  // launch_seconds, down to a few warps (timed_chunks.hpp).
-  std::int64_t chunk_bras = std::int64_t{1} << 16;
+  // Bra products per launch of step 2: a GPU's threads at first, fewer where a launch takes
+  // longer than launch_seconds, down to a few warps (timed_chunks.hpp).
+  std::int64_t chunk_bras = std::int64_t{1} << 18;
   std::int64_t smallest_chunk_bras = 256;
   double launch_seconds = TimedChunks::kBoundSeconds;
-  // Threads per bra pair, sharing out its ket pairs (at most what a team may hold); 0: a warp on
-  // a GPU, one on the host.
+  // Threads per bra product, sharing out the ket rows (at most a team's vector length); 0: a warp
+  // on a GPU, one on the host.
   int ket_lanes = 0;
 };
 
@@ -52,7 +63,7 @@ class JEngine {
  public:
   using Memory = Kokkos::DefaultExecutionSpace::memory_space;
 
-  // Rank `rank` of `ranks` builds its share of J: a range of each kind's bra products.
+  // Rank `rank` of `ranks` builds its share of J: every ranks-th bra pair of each kind.
   JEngine(const MolecularBasis& basis, const JEngineSettings& settings, int rank = 0,
           int ranks = 1);
   ~JEngine();
@@ -69,12 +80,12 @@ class JEngine {
 
  private:
   struct Tables;
-  template <int BraKind, int KetDegree>
-  void add_class(const Matrix<Memory>& j, double largest_density);
+  template <int BraDegree, int KetDegree>
+  void add_interactions(double largest_density);
 
   JEngineSettings settings_;
   std::unique_ptr<Tables> tables_;
-  // Per class (bra kind, ket degree), the bra pairs of its next launch.
+  // Per (bra degree, ket degree), the bra products of its next launch.
   std::vector<TimedChunks> chunks_;
   JEngineRecord last_;
 };
