@@ -111,8 +111,13 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
                  {"k_seconds", comm_.max(repeat_phases_.own - repeat_phases_.j),
                   "s: the exchange quartets' part of that build, slowest rank"},
                  {"j_primitive_interactions", comm_.sum(j_engine_->last().primitive_interactions),
-                  "bra and ket primitive products whose interaction the J engine computed, per "
-                  "G build from the converged density"},
+                  "bra and ket Hermite rows whose interaction the J engine computed, per G "
+                  "build from the converged density"},
+                 {"j_hermite_rows", static_cast<double>(j_engine_->hermite_rows()),
+                  "the J engine's bras and kets: the primitive products of the shell pairs, "
+                  "those that are one Gaussian as one"},
+                 {"j_primitive_products", static_cast<double>(j_engine_->primitive_products()),
+                  "of the shell pairs, which the Hermite rows stand for"},
              });
 }
 

@@ -496,6 +496,10 @@ TEST(HfSplit, TheJEngineAndTheExchangeAloneGiveTheFusedAndPyscfEnergies) {
       if (i / 2 < references.size()) expect_pyscf_energy(result, *references[i / 2]);
       EXPECT_NEAR(metric(result, "energy"), fused, kModeAgreement);
       EXPECT_GT(metric(result, "j_primitive_interactions"), 0.0);
+      // A shell's pair with itself holds the products (i, j) and (j, i), one Gaussian: fewer
+      // Hermite rows than products.
+      EXPECT_GT(metric(result, "j_hermite_rows"), 0.0);
+      EXPECT_LT(metric(result, "j_hermite_rows"), metric(result, "j_primitive_products"));
       EXPECT_GT(metric(result, "j_seconds"), 0.0);
       // K's quartets are at most the fused build's: those kept for J alone are not computed.
       EXPECT_LE(metric(result, "quartets_computed"), metric(runs[i][0], "quartets_computed"));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "hf/fock/hermite_rows.hpp"
 #include "hf/fock/j_engine.hpp"
 #include "support/hf_eri_tensor.hpp"
 
@@ -68,7 +69,7 @@ TEST(HfJEngine, CoulombMatrixOfTheWholeTensorInEveryKindOfBasis) {
     EXPECT_GT(largest, 1.0) << file;
     EXPECT_LT(largest_difference(got.j, want), 1e-11 * largest) << file;
     EXPECT_GT(got.interactions, 0.0) << file;
-    // In the basis with every bra kind and ket degree: a bra product's ket rows shared out among
+    // In the basis with every bra kind and ket degree: a bra row's ket rows shared out among
     // lanes, as on a GPU (on the host the lanes run one after another), and three ranks' shares
     // of the bra pairs.
     if (file != "6-31g-star.gbs") continue;
@@ -83,8 +84,57 @@ TEST(HfJEngine, CoulombMatrixOfTheWholeTensorInEveryKindOfBasis) {
   }
 }
 
+// Products that are one Gaussian (zeta and P equal but for rounding) share a row of the largest
+// degree among them, its bound their sum; a product that differs in zeta or in any axis of P by
+// more than rounding does not; the rows of each degree are by bound descending and dealt out to
+// the ranks in turn.
+TEST(HfJEngine, ProductsThatAreOneGaussianShareAHermiteRow) {
+  const double p[3] = {0.5, -1.25, 2.0};
+  const auto product = [&](double zeta, double dx, double dy, double dz, double bound, int degree) {
+    ProductKey key;
+    key.zeta = zeta;
+    key.center[0] = p[0] + dx;
+    key.center[1] = p[1] + dy;
+    key.center[2] = p[2] + dz;
+    key.bound = bound;
+    key.degree = degree;
+    return key;
+  };
+  const double ulp = 4e-16;
+  const std::vector<ProductKey> products = {
+      product(1.5, 0, 0, 0, 0.25, 0),               // 0: with 1 and 2
+      product(1.5 * (1 + ulp), ulp, 0, 0, 0.5, 1),  // 1: rounding apart
+      product(1.5, 0, 0, -ulp, 0.125, 0),           // 2
+      product(1.5, 1e-6, 0, 0, 0.75, 0),            // 3: another P (x)
+      product(1.5, 0, 0, 1e-6, 0.0625, 1),          // 4: another P (z)
+      product(1.5 * (1 + 1e-9), 0, 0, 0, 1.0, 0),   // 5: another zeta
+      product(0.3, 0, 0, 0, 2.0, 0),                // 6
+  };
+  const HermiteRows rows = group_hermite_rows(products, 3, 1, 2);
+  ASSERT_EQ(rows.rows(0), 3);  // 3, 5 and 6
+  ASSERT_EQ(rows.rows(1), 2);  // {0, 1, 2} and 4
+  EXPECT_EQ(rows.rows(2), 0);
+  EXPECT_EQ(rows.row_degree[0], 1);
+  EXPECT_EQ(rows.row[0], rows.row[1]);
+  EXPECT_EQ(rows.row[0], rows.row[2]);
+  EXPECT_EQ(rows.row_degree[2], 1);
+  EXPECT_NE(rows.row[0], rows.row[4]);
+  EXPECT_DOUBLE_EQ(rows.bound[1][rows.row[0]], 0.875);
+  // Degree 0's rows by bound: 6 (2.0), 5 (1.0), 3 (0.75).
+  EXPECT_EQ(rows.row[6], 0);
+  EXPECT_EQ(rows.row[5], 1);
+  EXPECT_EQ(rows.row[3], 2);
+  const int begin = rows.member_begin[1][rows.row[0]], end = rows.member_begin[1][rows.row[0] + 1];
+  std::vector<int> members(rows.members[1].begin() + begin, rows.members[1].begin() + end);
+  std::sort(members.begin(), members.end());
+  EXPECT_EQ(members, (std::vector<int>{0, 1, 2}));
+  // Rank 1 of 2: the second of each degree's rows.
+  EXPECT_EQ(rows.owned[0], (std::vector<int>{1}));
+  EXPECT_EQ(rows.owned[1], (std::vector<int>{1}));
+}
+
 // Screened at 1e-7 from a density spread over eight decades, the engine leaves interactions out,
-// and each (bra product, ket product) pair it drops moved J_ab by less than a tenth of the
+// and each (bra row, ket row) pair it drops moved J_ab by less than a tenth of the
 // threshold: J stays within the threshold times the number of shell pairs.
 TEST(HfJEngine, TheDensityScreenDropsInteractionsWithinItsBound) {
   const MolecularBasis basis = two_waters("6-31g-star.gbs");

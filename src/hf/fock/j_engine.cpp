@@ -9,6 +9,7 @@
 #include "core/fixed_sums.hpp"
 #include "core/view_of.hpp"
 #include "hf/basis/cartesian.hpp"
+#include "hf/fock/hermite_rows.hpp"
 #include "hf/integrals/boys.hpp"
 #include "hf/integrals/hermite.hpp"
 #include "hf/integrals/unrolled.hpp"
@@ -27,13 +28,14 @@ constexpr int kDegrees = 2 * kMaxShellL + 1;
 // pairs, as the G build's are (g_build.cpp).
 constexpr double kProductCutoffPerThreshold = 1e-5;
 
-// The most bra products a host's first launch holds (JEngine's constructor).
+// The most bra rows a host's first launch holds (JEngine's constructor).
 constexpr std::int64_t kHostFirstChunkBras = 1024;
 
-// A ket row: the product's static bound, its screening weight this build (bound times its pair's
-// largest |D|; 0 for a pair no bra keeps), zeta, P, then the Hermite density, padded to 16 bytes.
+// A Hermite row (hermite_rows.hpp): its bound (the sum of its products'), its screening weight
+// this build (the sum of its products' bounds times their pairs' largest |D|, over the pairs some
+// bra keeps), zeta, P, then the Hermite density, padded to 16 bytes.
 enum KetField : int { kBound = 0, kWeight, kZeta, kCenter, kDensity = kCenter + 3 };
-KOKKOS_INLINE_FUNCTION constexpr int ket_row_length(int degree) {
+KOKKOS_INLINE_FUNCTION constexpr int row_length(int degree) {
   return (kDensity + components_up_to(degree) + 1) / 2 * 2;
 }
 
@@ -89,19 +91,15 @@ struct JEngine::Tables {
   Kokkos::View<int*, Memory> kind;             // per pair
   Kokkos::View<double*, Memory> bound;         // per pair: Schwarz Q
   Kokkos::View<double*, Memory> pair_density;  // per pair: max |D| over its block, per build
-  // Per product: its row in its degree's ket table, and its Hermite potential's first entry
-  // (64-bit: at 512 waters the potentials pass 2^31).
-  Kokkos::View<int*, Memory> ket_row;
-  Kokkos::View<std::int64_t*, Memory> potential_begin;
-  Kokkos::View<double*, Memory> potential;  // the bra products' Hermite potentials, per build
-  // Per degree: every product of that degree by bound descending, as ket rows filled per build;
-  // and this rank's bra products of that degree, by bound descending.
-  std::array<Kokkos::View<double*, Memory>, kDegrees> kets;
-  std::array<int, kDegrees> ket_count{};
-  std::array<Kokkos::View<int*, Memory>, kDegrees> bra_products;
-  // This rank's bra pairs of each kind (step 3).
-  std::array<Kokkos::View<int*, Memory>, kPairKinds> bra_pairs;
-  double largest_bound = 0.0;  // of any pair
+  // Per product: its pair, its Hermite row (hermite_rows.hpp) and that row's degree.
+  Kokkos::View<int*, Memory> product_pair, product_row, product_row_degree;
+  // Per degree: the rows (by bound descending), filled per build; each row's products; the
+  // rows this rank computes potentials for; and their potentials, per build.
+  std::array<Kokkos::View<double*, Memory>, kDegrees> rows, potentials;
+  std::array<Kokkos::View<int*, Memory>, kDegrees> member_begin, members, owned;
+  std::array<int, kDegrees> row_count{};
+  std::array<Kokkos::View<int*, Memory>, kPairKinds> pairs_of_kind;  // step 3's
+  double largest_bound = 0.0;                                        // of any pair
   double threshold = 0.0;
 };
 
@@ -121,54 +119,47 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   // Unfinished bounds: the caller's safe point throws the engine away.
   if (setup_stop != nullptr && setup_stop()) return;
 
-  const auto degree_of = [&](std::size_t pair) {
-    return bra_l_of_kind(kinds[pair]) + ket_l_of_kind(kinds[pair]);
-  };
-  const std::int64_t products = host.products.extent(0);
-  std::vector<std::int64_t> potential_begin(products + 1, 0);
-  std::vector<int> product_degree(products);
-  std::array<std::vector<int>, kDegrees> ket, bra;
-  std::array<std::vector<int>, kPairKinds> bra_pairs;
-  std::array<long, kPairKinds> kind_seen{};
+  std::vector<ProductKey> keys(host.products.extent(0));
+  std::vector<int> product_pair(keys.size());
+  std::array<std::vector<int>, kPairKinds> pairs_of_kind;
   for (std::size_t i = 0; i < list.size(); ++i) {
     t.largest_bound = std::max(t.largest_bound, bounds[i]);
-    // The rank's bras: every ranks-th pair of each kind, its products of like cost dealt out
-    // evenly.
-    const bool mine = static_cast<int>(kind_seen[kinds[i]]++ % ranks) == rank;
-    if (mine) bra_pairs[kinds[i]].push_back(static_cast<int>(i));
+    pairs_of_kind[kinds[i]].push_back(static_cast<int>(i));
     for (int k = host.primitives_begin(i); k < host.primitives_begin(i + 1); ++k) {
-      product_degree[k] = degree_of(i);
-      potential_begin[k + 1] = potential_begin[k] + components_up_to(degree_of(i));
-      ket[degree_of(i)].push_back(k);
-      if (mine) bra[degree_of(i)].push_back(k);
+      const PrimitiveProduct& product = host.products(k);
+      keys[k] = {product.zeta,
+                 {product.center[0], product.center[1], product.center[2]},
+                 product.bound,
+                 bra_l_of_kind(kinds[i]) + ket_l_of_kind(kinds[i])};
+      product_pair[k] = static_cast<int>(i);
     }
   }
-  const auto by_bound = [&](int x, int y) {
-    return host.products(x).bound > host.products(y).bound;
-  };
-  std::vector<int> ket_row(products, 0);
+  const HermiteRows rows = group_hermite_rows(keys, kDegrees, rank, ranks);
+  primitive_products_ = static_cast<std::int64_t>(keys.size());
   for (int d = 0; d < kDegrees; ++d) {
-    std::stable_sort(ket[d].begin(), ket[d].end(), by_bound);
-    std::stable_sort(bra[d].begin(), bra[d].end(), by_bound);
-    for (std::size_t r = 0; r < ket[d].size(); ++r)
-      ket_row[ket[d][r]] = static_cast<int>(r);
-    t.ket_count[d] = static_cast<int>(ket[d].size());
-    t.kets[d] = Kokkos::View<double*, Memory>("hf::j_ket_rows",
-                                              ket[d].size() * std::size_t(ket_row_length(d)));
-    t.bra_products[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_bra_products", bra[d]);
+    t.row_count[d] = rows.rows(d);
+    hermite_rows_ += rows.rows(d);
+    t.rows[d] = Kokkos::View<double*, Memory>(
+        "hf::j_hermite_rows", std::size_t(rows.rows(d)) * std::size_t(row_length(d)));
+    t.potentials[d] = Kokkos::View<double*, Memory>(
+        "hf::j_potentials", std::size_t(rows.rows(d)) * std::size_t(components_up_to(d)));
+    t.member_begin[d] =
+        view_of<Kokkos::View<int*, Memory>>("hf::j_member_begin", rows.member_begin[d]);
+    t.members[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_members", rows.members[d]);
+    t.owned[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_owned_rows", rows.owned[d]);
   }
-
   t.pairs = copy_shell_pairs<Memory>(host);
   t.boys = make_boys_table<Memory>();
   t.kind = view_of<Kokkos::View<int*, Memory>>("hf::j_pair_kind", kinds);
   t.bound = view_of<Kokkos::View<double*, Memory>>("hf::j_pair_bound", bounds);
   t.pair_density = Kokkos::View<double*, Memory>("hf::j_pair_density", list.size());
-  t.ket_row = view_of<Kokkos::View<int*, Memory>>("hf::j_ket_row", ket_row);
-  t.potential_begin =
-      view_of<Kokkos::View<std::int64_t*, Memory>>("hf::j_potential_begin", potential_begin);
-  t.potential = Kokkos::View<double*, Memory>("hf::j_potential", potential_begin.back());
   for (int k = 0; k < kPairKinds; ++k)
-    t.bra_pairs[k] = view_of<Kokkos::View<int*, Memory>>("hf::j_bra_pairs", bra_pairs[k]);
+    t.pairs_of_kind[k] =
+        view_of<Kokkos::View<int*, Memory>>("hf::j_pairs_of_kind", pairs_of_kind[k]);
+  t.product_pair = view_of<Kokkos::View<int*, Memory>>("hf::j_product_pair", product_pair);
+  t.product_row = view_of<Kokkos::View<int*, Memory>>("hf::j_product_row", rows.row);
+  t.product_row_degree =
+      view_of<Kokkos::View<int*, Memory>>("hf::j_product_row_degree", rows.row_degree);
   // A host's few threads take far longer over a GPU's first chunk (seconds on two cores, each
   // bra walking every ket): there the first launch holds kHostFirstChunkBras.
   const std::int64_t first_chunk = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
@@ -186,89 +177,93 @@ void JEngine::set_threshold_scale(double scale) {
 
 namespace {
 
-// Step 1 for one ket pair: each product's row, its Hermite density
-// sign * weight * sum_cd D_cd E^{cd}_tuv, with D_dc added for two different shells (their
-// canonical pair stands for both orders). A pair that no bra keeps gets zero weights.
-template <int LA, int LB>
-KOKKOS_INLINE_FUNCTION void fill_ket_rows(const ShellPairs<Memory>& pairs,
-                                          const Matrix<Memory>& density, int pair, bool kept,
-                                          double pair_density,
-                                          const Kokkos::View<int*, Memory>& row, double* kets) {
-  constexpr int degree = LA + LB, n = components_up_to(degree);
+// Adds one product's Hermite density sign * weight * sum_cd D_cd E^{cd}_tuv into its row's
+// (of degree RowDegree >= LA + LB), with D_dc added for two different shells (their canonical
+// pair stands for both orders).
+template <int LA, int LB, int RowDegree>
+KOKKOS_INLINE_FUNCTION void add_product_density(const ShellPairs<Memory>& pairs,
+                                                const Matrix<Memory>& density, int pair, int k,
+                                                double* sum) {
   const int fa = pairs.first_functions(pair, 0), fb = pairs.first_functions(pair, 1);
   const bool both_orders = pairs.shells(pair, 0) != pairs.shells(pair, 1);
   const double ab[3] = {pairs.ab(pair, 0), pairs.ab(pair, 1), pairs.ab(pair, 2)};
-  for (int k = pairs.primitives_begin(pair); k < pairs.primitives_begin(pair + 1); ++k) {
-    const PrimitiveProduct& product = pairs.products(k);
-    double* out = kets + static_cast<std::int64_t>(row(k)) * ket_row_length(degree);
-    out[kBound] = product.bound;
-    out[kWeight] = kept ? product.bound * pair_density : 0.0;
-    out[kZeta] = product.zeta;
-    for (int x = 0; x < 3; ++x)
-      out[kCenter + x] = product.center[x];
-    double sum[n];
-    for (int s = 0; s < n; ++s)
-      sum[s] = 0.0;
-    if (kept) {
-      const HermiteProduct<LA, LB> e(product, ab);
-      for (int a = 0; a < functions_of_l(LA); ++a)
-        for (int b = 0; b < functions_of_l(LB); ++b) {
-          const double d = density(fa + a, fb + b) + (both_orders ? density(fb + b, fa + a) : 0.0);
-          e.for_each_term(a, b, [&](int s, double coefficient) { sum[s] += d * coefficient; });
-        }
+  const PrimitiveProduct& product = pairs.products(k);
+  const HermiteProduct<LA, LB> e(product, ab);
+  for (int a = 0; a < functions_of_l(LA); ++a)
+    for (int b = 0; b < functions_of_l(LB); ++b) {
+      const double d = density(fa + a, fb + b) + (both_orders ? density(fb + b, fa + a) : 0.0);
+      e.for_each_term(a, b, [&](int s, double coefficient) {
+        sum[s] += ket_sign(component_degree(s)) * product.coulomb_weight * d * coefficient;
+      });
     }
-    for (int s = 0; s < n; ++s)
-      out[kDensity + s] = ket_sign(component_degree(s)) * product.coulomb_weight * sum[s];
-  }
 }
 
-// Step 1, a thread per ket pair. A pair no bra keeps needs no density: its weights are zero.
-struct KetRows {
+// Step 1 for the rows of one degree, a thread per row: its header and the sum of its products'
+// Hermite densities. A product of a pair no bra keeps adds nothing and weighs nothing.
+template <int RowDegree>
+struct FillRows {
+  static constexpr int n = components_up_to(RowDegree);
   ShellPairs<Memory> pairs;
   Matrix<Memory> density;
   Kokkos::View<const double*, Memory> bound, pair_density;
-  Kokkos::View<const int*, Memory> kind;
-  Kokkos::View<int*, Memory> row;
-  double* kets[kDegrees];  // each degree's table
+  Kokkos::View<const int*, Memory> kind, product_pair, member_begin, members;
+  Kokkos::View<double*, Memory> rows;
   double largest_bound, threshold;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int pair) const {
-    const bool kept = bound(pair) * largest_bound * pair_density(pair) >= threshold;
-    with_kind(kind(pair), [&](auto la, auto lb) {
-      constexpr int l_a = decltype(la)::value, l_b = decltype(lb)::value;
-      fill_ket_rows<l_a, l_b>(pairs, density, pair, kept, pair_density(pair), row, kets[l_a + l_b]);
-    });
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
+    double* out = &rows(static_cast<std::int64_t>(r) * row_length(RowDegree));
+    double sum[n];
+    for (int s = 0; s < n; ++s)
+      sum[s] = 0.0;
+    double row_bound = 0.0, weight = 0.0;
+    for (int m = member_begin(r); m < member_begin(r + 1); ++m) {
+      const int k = members(m), pair = product_pair(k);
+      row_bound += pairs.products(k).bound;
+      if (bound(pair) * largest_bound * pair_density(pair) < threshold) continue;
+      weight += pairs.products(k).bound * pair_density(pair);
+      with_kind(kind(pair), [&](auto la, auto lb) {
+        constexpr int l_a = decltype(la)::value, l_b = decltype(lb)::value;
+        if constexpr (l_a + l_b <= RowDegree)
+          add_product_density<l_a, l_b, RowDegree>(pairs, density, pair, k, sum);
+      });
+    }
+    const PrimitiveProduct& first = pairs.products(members(member_begin(r)));
+    out[kBound] = row_bound;
+    out[kWeight] = weight;
+    out[kZeta] = first.zeta;
+    for (int x = 0; x < 3; ++x)
+      out[kCenter + x] = first.center[x];
+    for (int s = 0; s < n; ++s)
+      out[kDensity + s] = sum[s];
   }
 };
 
-// Lanes per bra product by default: a warp on a GPU, whose lanes share out the ket rows; one on
-// the host, whose threads have bra products enough.
+// Lanes per bra row by default: a warp on a GPU, whose lanes share out the ket rows; one on
+// the host, whose threads have bra rows enough.
 constexpr int kKetLanes =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 32;
-// Bra products per team: a GPU's block then holds four warps.
+// Bra rows per team: a GPU's block then holds four warps.
 constexpr int kTeamBras = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 4;
 
-// Step 2 for the bra products of one degree against the ket rows of another: each bra product's
-// lanes add into its potential w_t sum over kets q of R_{t+s}(rho_pq, P - Q) rho_q^s /
-// sqrt(zeta_p + zeta_q), lane l over rows l, l + lanes, ... The rows are by bound descending: a
-// lane stops at the first whose bound times the largest density is under the bra's cutoff, and
-// skips those whose weight is.
+// Step 2 for this rank's rows of one degree, as bras, against every row of another, as kets:
+// each bra row's lanes add into its potential w_t sum over kets q of
+// R_{t+s}(rho_pq, P - Q) rho_q^s / sqrt(zeta_p + zeta_q), lane l over rows l, l + lanes, ...
+// The rows are by bound descending: a lane stops at the first whose bound times the largest
+// density is under the bra's cutoff, and skips those whose weight is.
 template <int BraDegree, int KetDegree>
 struct HermiteInteractions {
   static constexpr int degree = BraDegree + KetDegree;
   static constexpr int n_bra = components_up_to(BraDegree);
-  static constexpr int row_length = ket_row_length(KetDegree);
+  static constexpr int bra_length = row_length(BraDegree), ket_length = row_length(KetDegree);
   using Team = typename Kokkos::TeamPolicy<Exec>::member_type;
   // The potential's n_bra terms, then the count of interactions.
   using Sums = FixedSums<n_bra + 1>;
 
-  Kokkos::View<const PrimitiveProduct*, Memory> products;
   BoysTable<Memory> boys;
-  Kokkos::View<const int*, Memory> bras;
-  Kokkos::View<const double*, Memory> kets;
-  Kokkos::View<const std::int64_t*, Memory> potential_begin;
-  Kokkos::View<double*, Memory> potential;
-  double cutoff;  // on bound_p bound_q max|D_cd|
+  Kokkos::View<const int*, Memory> bras;  // rows of BraDegree
+  Kokkos::View<const double*, Memory> bra_rows, kets;
+  Kokkos::View<double*, Memory> potentials;  // of BraDegree's rows
+  double cutoff;                             // on bound_p bound_q max|D_cd|
   double largest_density;
   int ket_count;
   int lanes;
@@ -291,19 +286,20 @@ struct HermiteInteractions {
         }
   }
 
-  // One lane's share of a bra product's kets.
-  KOKKOS_INLINE_FUNCTION void add_kets(const PrimitiveProduct& bra, int lane, Sums& sums) const {
-    const double smallest_weight = cutoff / bra.bound;
+  // One lane's share of a bra row's kets.
+  KOKKOS_INLINE_FUNCTION void add_kets(const double* bra, int lane, Sums& sums) const {
+    const double smallest_weight = cutoff / bra[kBound];
     const double smallest_bound = smallest_weight / largest_density;
+    const double zeta = bra[kZeta];
     for (int q = lane; q < ket_count; q += lanes) {
-      const double* row = &kets(static_cast<std::int64_t>(q) * row_length);
+      const double* row = &kets(static_cast<std::int64_t>(q) * ket_length);
       if (row[kBound] < smallest_bound) break;
       if (row[kWeight] < smallest_weight) continue;
-      const double inverse_root = reciprocal_sqrt(bra.zeta + row[kZeta]);
-      const double pq[3] = {bra.center[0] - row[kCenter], bra.center[1] - row[kCenter + 1],
-                            bra.center[2] - row[kCenter + 2]};
+      const double inverse_root = reciprocal_sqrt(zeta + row[kZeta]);
+      const double pq[3] = {bra[kCenter] - row[kCenter], bra[kCenter + 1] - row[kCenter + 1],
+                            bra[kCenter + 2] - row[kCenter + 2]};
       double r[components_up_to(degree)];
-      hermite_coulomb<degree>(boys, bra.zeta * row[kZeta] * inverse_root * inverse_root, pq, r);
+      hermite_coulomb<degree>(boys, zeta * row[kZeta] * inverse_root * inverse_root, pq, r);
       contract(r, row + kDensity, inverse_root, sums.value);
       sums.value[n_bra] += 1.0;
     }
@@ -313,14 +309,14 @@ struct HermiteInteractions {
     const int team_first = first_bra + team.league_rank() * team.team_size();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int b) {
       if (team_first + b >= end_bra) return;
-      const int k = bras(team_first + b);
-      const PrimitiveProduct& bra = products(k);
+      const int r = bras(team_first + b);
+      const double* bra = &bra_rows(static_cast<std::int64_t>(r) * bra_length);
       Sums sums;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, lanes),
           [&](const int lane, Sums& lane_sums) { add_kets(bra, lane, lane_sums); }, sums);
       Kokkos::single(Kokkos::PerThread(team), [&] {
-        double* out = &potential(potential_begin(k));
+        double* out = &potentials(static_cast<std::int64_t>(r) * n_bra);
         for (int t = 0; t < n_bra; ++t)
           out[t] += sums.value[t];
         interactions += sums.value[n_bra];
@@ -329,20 +325,20 @@ struct HermiteInteractions {
   }
 };
 
-// Step 3, a thread per bra pair of kind (LA, LB): J_ab = sum over its products of
-// weight * sum_t E^{ab}_t w_t, into the pair's block and its transpose; no other pair writes
-// either.
+// Step 3, a thread per pair of kind (LA, LB): J_ab = sum over its products of
+// weight * sum_t E^{ab}_t w_t, w the potential of the product's row, into the pair's block and
+// its transpose; no other pair writes either. A row another rank computes has a zero potential
+// here: the ranks' J add up.
 template <int LA, int LB>
 struct BraBlocks {
   static constexpr int na = functions_of_l(LA), nb = functions_of_l(LB);
   ShellPairs<Memory> pairs;
-  Kokkos::View<const int*, Memory> bras;
-  Kokkos::View<const std::int64_t*, Memory> potential_begin;
-  Kokkos::View<const double*, Memory> potential;
+  Kokkos::View<const int*, Memory> of_kind, product_row, product_row_degree;
+  const double* potentials[kDegrees];  // each degree's
   Matrix<Memory> j;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    const int pair = bras(i);
+    const int pair = of_kind(i);
     const double ab[3] = {pairs.ab(pair, 0), pairs.ab(pair, 1), pairs.ab(pair, 2)};
     double block[na * nb];
     for (int x = 0; x < na * nb; ++x)
@@ -350,7 +346,9 @@ struct BraBlocks {
     for (int k = pairs.primitives_begin(pair); k < pairs.primitives_begin(pair + 1); ++k) {
       const PrimitiveProduct& product = pairs.products(k);
       const HermiteProduct<LA, LB> e(product, ab);
-      const double* w = &potential(potential_begin(k));
+      const int d = product_row_degree(k);
+      const double* w =
+          potentials[d] + static_cast<std::int64_t>(product_row(k)) * components_up_to(d);
       for (int a = 0; a < na; ++a)
         for (int b = 0; b < nb; ++b) {
           double value = 0.0;
@@ -373,19 +371,18 @@ struct BraBlocks {
 template <int BraDegree, int KetDegree>
 void JEngine::add_interactions(double largest_density) {
   const Tables& t = *tables_;
-  const auto& bras = t.bra_products[BraDegree];
-  if (bras.extent(0) == 0 || t.ket_count[KetDegree] == 0) return;
+  const auto& bras = t.owned[BraDegree];
+  if (bras.extent(0) == 0 || t.row_count[KetDegree] == 0) return;
   using Class = HermiteInteractions<BraDegree, KetDegree>;
   const int lanes = settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
-  Class functor{t.pairs.products,
-                t.boys,
+  Class functor{t.boys,
                 bras,
-                t.kets[KetDegree],
-                t.potential_begin,
-                t.potential,
+                t.rows[BraDegree],
+                t.rows[KetDegree],
+                t.potentials[BraDegree],
                 QuartetScreen<Memory>::kPrimitiveShare * t.threshold,
                 largest_density,
-                t.ket_count[KetDegree],
+                t.row_count[KetDegree],
                 lanes,
                 0,
                 0};
@@ -436,13 +433,15 @@ void JEngine::add(const Matrix<Memory>& density, const Matrix<Memory>& j) {
       },
       Kokkos::Max<double>(largest));
   if (largest > 0.0) {
-    KetRows rows{pairs,     density, t.bound,         pair_density, kind,
-                 t.ket_row, {},      t.largest_bound, t.threshold};
-    for (int d = 0; d < kDegrees; ++d)
-      rows.kets[d] = t.kets[d].data();
-    Kokkos::parallel_for("hf::j_ket_rows",
-                         Kokkos::RangePolicy<Exec>(0, static_cast<int>(pairs.size())), rows);
-    Kokkos::deep_copy(t.potential, 0.0);
+    Impl::static_for<0, kDegrees>([&](auto row_degree) {
+      constexpr int d = decltype(row_degree)::value;
+      if (t.row_count[d] == 0) return;
+      Kokkos::parallel_for(
+          "hf::j_fill_rows", Kokkos::RangePolicy<Exec>(0, t.row_count[d]),
+          FillRows<d>{pairs, density, t.bound, pair_density, kind, t.product_pair,
+                      t.member_begin[d], t.members[d], t.rows[d], t.largest_bound, t.threshold});
+      Kokkos::deep_copy(t.potentials[d], 0.0);
+    });
     Impl::static_for<0, kDegrees>([&](auto bra_degree) {
       Impl::static_for<0, kDegrees>([&](auto ket_degree) {
         add_interactions<decltype(bra_degree)::value, decltype(ket_degree)::value>(largest);
@@ -451,11 +450,14 @@ void JEngine::add(const Matrix<Memory>& density, const Matrix<Memory>& j) {
     const bool stopped = settings_.stop_requested != nullptr && settings_.stop_requested();
     Impl::static_for<0, kPairKinds>([&](auto pair_kind_) {
       constexpr int k = decltype(pair_kind_)::value;
-      const auto bras = t.bra_pairs[k];
-      if (stopped || bras.extent(0) == 0) return;
-      Kokkos::parallel_for("hf::j_bra_blocks", Kokkos::RangePolicy<Exec>(0, bras.extent_int(0)),
-                           BraBlocks<bra_l_of_kind(k), ket_l_of_kind(k)>{
-                               pairs, bras, t.potential_begin, t.potential, j});
+      const auto of_kind = t.pairs_of_kind[k];
+      if (stopped || of_kind.extent(0) == 0) return;
+      BraBlocks<bra_l_of_kind(k), ket_l_of_kind(k)> blocks{
+          pairs, of_kind, t.product_row, t.product_row_degree, {}, j};
+      for (int d = 0; d < kDegrees; ++d)
+        blocks.potentials[d] = t.potentials[d].data();
+      Kokkos::parallel_for("hf::j_bra_blocks", Kokkos::RangePolicy<Exec>(0, of_kind.extent_int(0)),
+                           blocks);
     });
   }
   Kokkos::fence();

@@ -1,25 +1,26 @@
 // The Coulomb matrix J_ab = sum_cd D_cd (ab|cd) by a J engine (McMurchie-Davidson), which forms
 // no ERI. Three steps per build:
 //
-//   1. each ket product's Hermite expansion is contracted with the density, into one Hermite
-//      density per product (integrals/hermite.hpp), written as a row of its Hermite degree's
-//      table beside the product's centre, exponent and screening weight;
-//   2. each bra product sums the Coulomb interaction R of its Hermite Gaussians with every ket row
-//      of each degree into its own Hermite potential: a warp per bra product on a GPU, its lanes
+//   1. each ket product's Hermite expansion is contracted with the density (integrals/hermite.hpp)
+//      into its Hermite row, which the products that are one Gaussian share
+//      (fock/hermite_rows.hpp), written in its Hermite degree's table beside the row's centre,
+//      exponent and screening weight;
+//   2. each bra row sums the Coulomb interaction R of its Hermite Gaussians with every ket row
+//      of each degree into its own Hermite potential: a warp per bra row on a GPU, its lanes
 //      taking every 32nd row (neighbouring lanes read neighbouring rows) and their sums reduced in
-//      a fixed order, so that no two bra products write one value and every build sums alike;
-//   3. each bra pair contracts its products' potentials with their Hermite expansions into its
+//      a fixed order, so that no two bra rows write one value and every build sums alike;
+//   3. each pair contracts its products' rows' potentials with their Hermite expansions into its
 //      block of J (and the transpose).
 //
-// Step 2 depends on the products' Hermite degrees alone, not on the pairs' angular momenta: 25
-// (bra degree, ket degree) kernels, whose primitive pairs cost components_up_to(bra degree) times
+// Step 2 depends on the rows' Hermite degrees alone, not on the pairs' angular momenta: 25
+// (bra degree, ket degree) kernels, whose pairs of rows cost components_up_to(bra degree) times
 // components_up_to(ket degree) products with R: for (dd|dd), 35 x 35 against 1296 integrals and
 // their recursions.
 //
-// Every pair of significant products interacts directly: there is no far field (multipoles) yet.
-// A (bra product, ket product) pair is left out when bound_p bound_q max|D_cd| is below the
-// primitive share of the threshold (the G build's primitive screen, QuartetScreen), the ket pair's
-// largest density element standing for D.
+// Every pair of significant rows interacts directly: there is no far field (multipoles) yet.
+// A (bra row, ket row) pair is left out when bound_p weight_q is below the primitive share of
+// the threshold (the G build's primitive screen, QuartetScreen): a row's bound is the sum of its
+// products', and its weight the sum of their bounds times their pairs' largest |D_cd|.
 #pragma once
 
 #include <array>
@@ -42,7 +43,7 @@ struct JEngineSettings {
   bool (*stop_requested)() = nullptr;
   // As GBuildSettings::setup_stop_requested, when the engine is made.
   bool (*setup_stop_requested)() = nullptr;
-  // Bra products per launch of step 2: a GPU's threads at first, fewer where a launch takes
+  // Bra rows per launch of step 2: a GPU's threads at first, fewer where a launch takes
   // longer than launch_seconds, down to a few warps (timed_chunks.hpp).
   std::int64_t chunk_bras = std::int64_t{1} << 18;
   std::int64_t smallest_chunk_bras = 256;
@@ -55,7 +56,7 @@ struct JEngineSettings {
 // What the last build did.
 struct JEngineRecord {
   double seconds = 0.0;
-  double primitive_interactions = 0.0;  // (bra product, ket product) pairs: R evaluated
+  double primitive_interactions = 0.0;  // (bra row, ket row) pairs: R evaluated
   double longest_chunk_seconds = 0.0;   // the longest launch between two stop checks
 };
 
@@ -78,6 +79,11 @@ class JEngine {
 
   const JEngineRecord& last() const { return last_; }
 
+  // The primitive products of the shell pairs, and the Hermite rows they share
+  // (fock/hermite_rows.hpp): what each bra and ket of the interactions is.
+  std::int64_t primitive_products() const { return primitive_products_; }
+  std::int64_t hermite_rows() const { return hermite_rows_; }
+
  private:
   struct Tables;
   template <int BraDegree, int KetDegree>
@@ -88,6 +94,7 @@ class JEngine {
   // Per (bra degree, ket degree), the bra products of its next launch.
   std::vector<TimedChunks> chunks_;
   JEngineRecord last_;
+  std::int64_t primitive_products_ = 0, hermite_rows_ = 0;
 };
 
 }  // namespace kmini::hf
