@@ -153,16 +153,6 @@ std::string write_report_somewhere(const std::string& path,
 
 }  // namespace
 
-int check_command(const CliOptions& options, const AppRegistry& registry) {
-  const Input input = load_input(options.input, parse_overrides(options), registry);
-  std::size_t points = 0;
-  for (const auto& run : input.runs)
-    points += run.points().size();
-  std::cout << input.path << ": OK, " << input.runs.size() << " run(s), " << points
-            << " point(s)\n";
-  return static_cast<int>(ExitCode::ok);
-}
-
 namespace {
 
 // Every rank loads the input itself (a molecule or basis file may be node-local); all must
@@ -211,6 +201,29 @@ Input load_agreed_input(const CliOptions& options, const AppRegistry& registry, 
         "on every rank");
   return std::move(*input);
 }
+
+}  // namespace
+
+// In a launched job every rank checks the input it reads, and the ranks agree on it as `kmini
+// run`'s do, so that the job answers once: rank 0 prints, a rank whose input fails or differs
+// ends every rank with exit 2 and one message.
+int check_command(const CliOptions& options, const AppRegistry& registry) {
+  const Comm world = Comm::world();
+  try {
+    const Input input = load_agreed_input(options, registry, world);
+    std::size_t points = 0;
+    for (const auto& run : input.runs)
+      points += run.points().size();
+    if (world.is_root())
+      std::cout << input.path << ": OK, " << input.runs.size() << " run(s), " << points
+                << " point(s)\n";
+    return static_cast<int>(ExitCode::ok);
+  } catch (const RefusedOnAnotherRank&) {
+    return static_cast<int>(ExitCode::bad_input);
+  }
+}
+
+namespace {
 
 // `kmini run`'s phases, in the order they come: load, check, probe, run, report. Each is short
 // and named, as HPCG's are; the session objects (MPI, Kokkos) stay with run_command.

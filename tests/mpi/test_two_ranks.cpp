@@ -154,6 +154,25 @@ TEST(TwoRanks, RanksStartedWithDifferentCommandsExitTwoWithOneMessage) {
   EXPECT_NE(both.out.find(": OK, 1 run(s)"), std::string::npos) << both.out;
 }
 
+// `kmini check` in a job answers once: rank 0 prints the verdict, and ranks whose inputs differ or
+// fail on one rank alone end with exit 2 and one message, as `kmini run`'s do.
+TEST(TwoRanks, CheckAnswersOnceAndRanksThatReadDifferentInputsExitTwo) {
+  TempDir dir;
+  const std::string a = dir.write("a.yaml", "app: stream\nelements: 100000\nrepetitions: 2\n");
+  const std::string b = dir.write("b.yaml", "app: stream\nelements: 100001\nrepetitions: 2\n");
+  const std::string bad = dir.write("bad.yaml", "app: stream\nelemnts: 100000\n");
+  const ProcessResult both = mpirun(2, {"check", a});
+  EXPECT_EQ(both.exit_code, 0) << both.out << both.err;
+  std::size_t verdicts = 0;
+  for (const auto& line : testing::nonempty_lines(both.out))
+    if (line.find(": OK, 1 run(s)") != std::string::npos) ++verdicts;
+  EXPECT_EQ(verdicts, 1u) << both.out;
+  expect_one_message_and_exit_two(mpirun_each({{"check", a}, {"check", b}}, 60),
+                                  {"rank 1 read a different input from rank 0's"});
+  expect_one_message_and_exit_two(mpirun_each({{"check", a}, {"check", bad}}, 60),
+                                  {"rank 1: ", "did you mean 'elements'?"});
+}
+
 // A command-line mistake on every rank is printed once.
 TEST(TwoRanks, CommandLineErrorsArePrintedOnce) {
   const ProcessResult r = mpirun(2, {"run", "in.yaml", "--repotr", "r.yaml"});
