@@ -34,7 +34,7 @@ constexpr std::int64_t kHostFirstChunkBras = 1024;
 // A Hermite row (hermite_rows.hpp): its bound (the sum of its products'), its screening weight
 // this build (the sum of its products' bounds times their pairs' largest |D|, over the pairs some
 // bra keeps), zeta, P, then the Hermite density, padded to 16 bytes.
-enum KetField : int { kBound = 0, kWeight, kZeta, kCenter, kDensity = kCenter + 3 };
+enum RowField : int { kBound = 0, kWeight, kZeta, kCenter, kDensity = kCenter + 3 };
 KOKKOS_INLINE_FUNCTION constexpr int row_length(int degree) {
   return (kDensity + components_up_to(degree) + 1) / 2 * 2;
 }
@@ -263,7 +263,7 @@ struct HermiteInteractions {
   Kokkos::View<const int*, Memory> bras;  // rows of BraDegree
   Kokkos::View<const double*, Memory> bra_rows, kets;
   Kokkos::View<double*, Memory> potentials;  // of BraDegree's rows
-  double cutoff;                             // on bound_p bound_q max|D_cd|
+  double cutoff;                             // on bound_p weight_q
   double largest_density;
   int ket_count;
   int lanes;

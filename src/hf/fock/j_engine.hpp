@@ -48,7 +48,7 @@ struct JEngineSettings {
   std::int64_t chunk_bras = std::int64_t{1} << 18;
   std::int64_t smallest_chunk_bras = 256;
   double launch_seconds = TimedChunks::kBoundSeconds;
-  // Threads per bra product, sharing out the ket rows (at most a team's vector length); 0: a warp
+  // Threads per bra row, sharing out the ket rows (at most a team's vector length); 0: a warp
   // on a GPU, one on the host.
   int ket_lanes = 0;
 };
@@ -91,7 +91,7 @@ class JEngine {
 
   JEngineSettings settings_;
   std::unique_ptr<Tables> tables_;
-  // Per (bra degree, ket degree), the bra products of its next launch.
+  // Per (bra degree, ket degree), the bra rows of its next launch.
   std::vector<TimedChunks> chunks_;
   JEngineRecord last_;
   std::int64_t primitive_products_ = 0, hermite_rows_ = 0;
