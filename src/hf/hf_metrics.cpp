@@ -119,6 +119,21 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
                  {"j_primitive_products", static_cast<double>(j_engine_->primitive_products()),
                   "of the shell pairs, which the Hermite rows stand for"},
              });
+  // Step 2 per (bra degree, ket degree), where rows of both degrees interacted. Every rank
+  // takes part in each sum and max, whatever its own share.
+  const JEngineRecord& record = j_engine_->last();
+  for (int bra = 0; bra < JEngineRecord::kDegrees; ++bra)
+    for (int ket = 0; ket < JEngineRecord::kDegrees; ++ket) {
+      const double interactions = comm_.sum(record.interactions[bra][ket]);
+      const double seconds = comm_.max(record.interaction_seconds[bra][ket]);
+      if (interactions == 0.0) continue;
+      const std::string degrees = std::to_string(bra) + "_" + std::to_string(ket);
+      out.push_back({"j_seconds_" + degrees, seconds,
+                     "s: the J engine's bra rows of Hermite degree " + std::to_string(bra) +
+                         " against its ket rows of degree " + std::to_string(ket) +
+                         ", in the last G build from the converged density, slowest rank"});
+      out.push_back({"j_interactions_" + degrees, interactions, "in that build, every rank's"});
+    }
 }
 
 // The functions the SCF ran over.

@@ -149,6 +149,44 @@ TEST(HfJEngine, TheDensityScreenDropsInteractionsWithinItsBound) {
   EXPECT_GT(largest_difference(screened.j, whole.j), 0.0);
 }
 
+// A ket pair of small density still reaches the bras of large density: with D ~ 1 on one
+// water's block and 1e-8 on the other's, 3 A apart, the second water's part of J on the first's
+// block (J of the whole density less J of the first's alone) is the tensor's to a thousandth,
+// though bound_p weight_q is under the cutoff for nearly every pair of rows that carries it; the
+// screen weighs the bra's density too (the energy weighs J_ab by D_ab, and the G build keeps a
+// quartet for the larger of D_ab and D_cd).
+TEST(HfJEngine, AKetOfSmallDensityStillReachesTheBrasOfLargeDensity) {
+  const MolecularBasis basis = two_waters("6-31g.gbs");
+  const int n = basis.functions;
+  std::vector<bool> first(n, false);
+  for (const PlacedShell& shell : basis.shells)
+    for (int f = 0; f < functions_of_l(shell.l); ++f)
+      first[shell.first_function + f] = shell.atom < 3;
+  std::mt19937_64 rng(37);
+  const std::vector<double> random = random_density(n, 1.0, rng);
+  std::vector<double> d(random.size(), 0.0), first_only(random.size(), 0.0);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      if (first[i] != first[k]) continue;
+      d[i * n + k] = first[i] ? random[i * n + k] : 1e-8 * random[i * n + k];
+      if (first[i]) first_only[i * n + k] = d[i * n + k];
+    }
+  const std::vector<double> eri = eri_tensor(basis);
+  const std::vector<double> whole = reference_j(eri, d, n), alone = reference_j(eri, first_only, n);
+  const double threshold = 1e-6;
+  const Built got = build_j(basis, d, threshold), got_alone = build_j(basis, first_only, threshold);
+  double largest = 0.0, worst = 0.0;
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      if (!first[i] || !first[k]) continue;
+      const double want = whole[i * n + k] - alone[i * n + k];
+      largest = std::max(largest, std::abs(want));
+      worst = std::max(worst, std::abs(got.j[i * n + k] - got_alone.j[i * n + k] - want));
+    }
+  EXPECT_GT(largest, 1e-10);
+  EXPECT_LT(worst, 1e-3 * largest);
+}
+
 // The engine launches each class's bra pairs in chunks, timed (timed_chunks.hpp): with a bound
 // no launch keeps (0 s) they fall to one bra pair each after the first, asked before each
 // whether to stop, and J is the same; asked to stop at once, it adds nothing.

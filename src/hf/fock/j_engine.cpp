@@ -21,8 +21,7 @@ namespace {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 using Memory = JEngine::Memory;
-// A product's Hermite degree is its pair's l_a + l_b.
-constexpr int kDegrees = 2 * kMaxShellL + 1;
+constexpr int kDegrees = JEngineRecord::kDegrees;
 
 // Products whose bound times the largest is under this times the threshold are left out of the
 // pairs, as the G build's are (g_build.cpp).
@@ -32,8 +31,8 @@ constexpr double kProductCutoffPerThreshold = 1e-5;
 constexpr std::int64_t kHostFirstChunkBras = 1024;
 
 // A Hermite row (hermite_rows.hpp): its bound (the sum of its products'), its screening weight
-// this build (the sum of its products' bounds times their pairs' largest |D|, over the pairs some
-// bra keeps), zeta, P, then the Hermite density, padded to 16 bytes.
+// this build (the sum of its products' bounds times their pairs' largest |D|), zeta, P, then the
+// Hermite density, padded to 16 bytes.
 enum RowField : int { kBound = 0, kWeight, kZeta, kCenter, kDensity = kCenter + 3 };
 KOKKOS_INLINE_FUNCTION constexpr int row_length(int degree) {
   return (kDensity + components_up_to(degree) + 1) / 2 * 2;
@@ -89,7 +88,6 @@ struct JEngine::Tables {
   ShellPairs<Memory> pairs;
   BoysTable<Memory> boys;
   Kokkos::View<int*, Memory> kind;             // per pair
-  Kokkos::View<double*, Memory> bound;         // per pair: Schwarz Q
   Kokkos::View<double*, Memory> pair_density;  // per pair: max |D| over its block, per build
   // Per product: its pair, its Hermite row (hermite_rows.hpp) and that row's degree.
   Kokkos::View<int*, Memory> product_pair, product_row, product_row_degree;
@@ -99,7 +97,6 @@ struct JEngine::Tables {
   std::array<Kokkos::View<int*, Memory>, kDegrees> member_begin, members, owned;
   std::array<int, kDegrees> row_count{};
   std::array<Kokkos::View<int*, Memory>, kPairKinds> pairs_of_kind;  // step 3's
-  double largest_bound = 0.0;                                        // of any pair
   double threshold = 0.0;
 };
 
@@ -115,7 +112,6 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
     kinds[i] = pair_kind(basis.shells[list[i][0]].l, basis.shells[list[i][1]].l);
   const auto setup_stop = settings.setup_stop_requested;
   order_products_by_bound(host, product_bounds(host, kinds, setup_stop));
-  const std::vector<double> bounds = schwarz_bounds(host, kinds, setup_stop);
   // Unfinished bounds: the caller's safe point throws the engine away.
   if (setup_stop != nullptr && setup_stop()) return;
 
@@ -123,7 +119,6 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   std::vector<int> product_pair(keys.size());
   std::array<std::vector<int>, kPairKinds> pairs_of_kind;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    t.largest_bound = std::max(t.largest_bound, bounds[i]);
     pairs_of_kind[kinds[i]].push_back(static_cast<int>(i));
     for (int k = host.primitives_begin(i); k < host.primitives_begin(i + 1); ++k) {
       const PrimitiveProduct& product = host.products(k);
@@ -151,7 +146,6 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   t.pairs = copy_shell_pairs<Memory>(host);
   t.boys = make_boys_table<Memory>();
   t.kind = view_of<Kokkos::View<int*, Memory>>("hf::j_pair_kind", kinds);
-  t.bound = view_of<Kokkos::View<double*, Memory>>("hf::j_pair_bound", bounds);
   t.pair_density = Kokkos::View<double*, Memory>("hf::j_pair_density", list.size());
   for (int k = 0; k < kPairKinds; ++k)
     t.pairs_of_kind[k] =
@@ -199,16 +193,17 @@ KOKKOS_INLINE_FUNCTION void add_product_density(const ShellPairs<Memory>& pairs,
 }
 
 // Step 1 for the rows of one degree, a thread per row: its header and the sum of its products'
-// Hermite densities. A product of a pair no bra keeps adds nothing and weighs nothing.
+// Hermite densities. Every product adds its pair's density, however small: a ket of small
+// density still reaches the bras of large density (the screen in HermiteInteractions), as a
+// quartet does in the G build's screen, which weighs D_ab beside D_cd.
 template <int RowDegree>
 struct FillRows {
   static constexpr int n = components_up_to(RowDegree);
   ShellPairs<Memory> pairs;
   Matrix<Memory> density;
-  Kokkos::View<const double*, Memory> bound, pair_density;
+  Kokkos::View<const double*, Memory> pair_density;
   Kokkos::View<const int*, Memory> kind, product_pair, member_begin, members;
   Kokkos::View<double*, Memory> rows;
-  double largest_bound, threshold;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
     double* out = &rows(static_cast<std::int64_t>(r) * row_length(RowDegree));
@@ -219,7 +214,6 @@ struct FillRows {
     for (int m = member_begin(r); m < member_begin(r + 1); ++m) {
       const int k = members(m), pair = product_pair(k);
       row_bound += pairs.products(k).bound;
-      if (bound(pair) * largest_bound * pair_density(pair) < threshold) continue;
       weight += pairs.products(k).bound * pair_density(pair);
       with_kind(kind(pair), [&](auto la, auto lb) {
         constexpr int l_a = decltype(la)::value, l_b = decltype(lb)::value;
@@ -249,7 +243,8 @@ constexpr int kTeamBras = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>:
 // each bra row's lanes add into its potential w_t sum over kets q of
 // R_{t+s}(rho_pq, P - Q) rho_q^s / sqrt(zeta_p + zeta_q), lane l over rows l, l + lanes, ...
 // The rows are by bound descending: a lane stops at the first whose bound times the largest
-// density is under the bra's cutoff, and skips those whose weight is.
+// density is under the bra's cutoff, and skips those that reach it neither by their weight nor
+// by the bra's (add_kets).
 template <int BraDegree, int KetDegree>
 struct HermiteInteractions {
   static constexpr int degree = BraDegree + KetDegree;
@@ -263,7 +258,7 @@ struct HermiteInteractions {
   Kokkos::View<const int*, Memory> bras;  // rows of BraDegree
   Kokkos::View<const double*, Memory> bra_rows, kets;
   Kokkos::View<double*, Memory> potentials;  // of BraDegree's rows
-  double cutoff;                             // on bound_p weight_q
+  double cutoff;                             // on bound_p weight_q and weight_p bound_q
   double largest_density;
   int ket_count;
   int lanes;
@@ -286,15 +281,20 @@ struct HermiteInteractions {
         }
   }
 
-  // One lane's share of a bra row's kets.
+  // One lane's share of a bra row's kets. A pair of rows is kept where bound_p weight_q or
+  // weight_p bound_q reaches the cutoff: the G build keeps a quartet for the larger of D_ab and
+  // D_cd, and J_ab's error, which the energy weighs by D_ab, must stay as small. Past the first
+  // row whose bound times the largest density is under the cutoff over bound_p, neither can
+  // (each weight is at most its bound times the largest density).
   KOKKOS_INLINE_FUNCTION void add_kets(const double* bra, int lane, Sums& sums) const {
     const double smallest_weight = cutoff / bra[kBound];
     const double smallest_bound = smallest_weight / largest_density;
+    const double bra_weight = bra[kWeight];
     const double zeta = bra[kZeta];
     for (int q = lane; q < ket_count; q += lanes) {
       const double* row = &kets(static_cast<std::int64_t>(q) * ket_length);
       if (row[kBound] < smallest_bound) break;
-      if (row[kWeight] < smallest_weight) continue;
+      if (row[kWeight] < smallest_weight && row[kBound] * bra_weight < cutoff) continue;
       const double inverse_root = reciprocal_sqrt(zeta + row[kZeta]);
       const double pq[3] = {bra[kCenter] - row[kCenter], bra[kCenter + 1] - row[kCenter + 1],
                             bra[kCenter + 2] - row[kCenter + 2]};
@@ -389,6 +389,7 @@ void JEngine::add_interactions(double largest_density) {
   const std::string label =
       "hf::j_engine_" + std::to_string(BraDegree) + "_" + std::to_string(KetDegree);
   TimedChunks& chunks = chunks_[BraDegree * kDegrees + KetDegree];
+  const auto start = std::chrono::steady_clock::now();
   for_each_timed_chunk(
       chunks, 0, bras.extent_int(0),
       [&] { return settings_.stop_requested != nullptr && settings_.stop_requested(); },
@@ -405,8 +406,11 @@ void JEngine::add_interactions(double largest_density) {
             Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(teams, kTeamBras, vector),
             functor, interactions);
         last_.primitive_interactions += interactions;
+        last_.interactions[BraDegree][KetDegree] += interactions;
       },
       last_.longest_chunk_seconds);
+  last_.interaction_seconds[BraDegree][KetDegree] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void JEngine::add(const Matrix<Memory>& density, const Matrix<Memory>& j) {
@@ -436,10 +440,9 @@ void JEngine::add(const Matrix<Memory>& density, const Matrix<Memory>& j) {
     Impl::static_for<0, kDegrees>([&](auto row_degree) {
       constexpr int d = decltype(row_degree)::value;
       if (t.row_count[d] == 0) return;
-      Kokkos::parallel_for(
-          "hf::j_fill_rows", Kokkos::RangePolicy<Exec>(0, t.row_count[d]),
-          FillRows<d>{pairs, density, t.bound, pair_density, kind, t.product_pair,
-                      t.member_begin[d], t.members[d], t.rows[d], t.largest_bound, t.threshold});
+      Kokkos::parallel_for("hf::j_fill_rows", Kokkos::RangePolicy<Exec>(0, t.row_count[d]),
+                           FillRows<d>{pairs, density, pair_density, kind, t.product_pair,
+                                       t.member_begin[d], t.members[d], t.rows[d]});
       Kokkos::deep_copy(t.potentials[d], 0.0);
     });
     Impl::static_for<0, kDegrees>([&](auto bra_degree) {

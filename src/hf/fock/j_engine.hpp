@@ -18,9 +18,12 @@
 // their recursions.
 //
 // Every pair of significant rows interacts directly: there is no far field (multipoles) yet.
-// A (bra row, ket row) pair is left out when bound_p weight_q is below the primitive share of
-// the threshold (the G build's primitive screen, QuartetScreen): a row's bound is the sum of its
-// products', and its weight the sum of their bounds times their pairs' largest |D_cd|.
+// A (bra row, ket row) pair is left out when both bound_p weight_q and weight_p bound_q are below
+// the primitive share of the threshold (the G build's primitive screen, QuartetScreen): a row's
+// bound is the sum of its products', and its weight the sum of their bounds times their pairs'
+// largest |D|. Weighing the bra's density as the ket's keeps J_ab whole where D_ab is large, as
+// the G build's screen does (it keeps a quartet for the largest of D_ab, D_cd and the exchange
+// pairings' densities).
 #pragma once
 
 #include <array>
@@ -53,11 +56,17 @@ struct JEngineSettings {
   int ket_lanes = 0;
 };
 
+// A row's Hermite degree is its products' l_a + l_b, at most this.
+constexpr int kMaxHermiteDegree = 2 * kMaxShellL;
+
 // What the last build did.
 struct JEngineRecord {
   double seconds = 0.0;
   double primitive_interactions = 0.0;  // (bra row, ket row) pairs: R evaluated
   double longest_chunk_seconds = 0.0;   // the longest launch between two stop checks
+  // Step 2 per (bra degree, ket degree): its launches' time and interactions.
+  static constexpr int kDegrees = kMaxHermiteDegree + 1;
+  std::array<std::array<double, kDegrees>, kDegrees> interaction_seconds{}, interactions{};
 };
 
 class JEngine {
