@@ -81,6 +81,13 @@ TEST(HfJEngine, CoulombMatrixOfTheWholeTensorInEveryKindOfBasis) {
     const Built shared = build_j(basis, d, 1e-15, {}, 3);
     EXPECT_LT(largest_difference(shared.j, want), 1e-11 * largest) << file;
     EXPECT_EQ(shared.interactions, got.interactions) << file;
+    // Each bra row's kets in four segments of three lanes, each segment's sums apart, as a GPU's
+    // launches of few bra rows have them.
+    JEngineSettings segmented = lanes;
+    segmented.ket_segments = 4;
+    const Built segments = build_j(basis, d, 1e-15, segmented);
+    EXPECT_LT(largest_difference(segments.j, want), 1e-11 * largest) << file;
+    EXPECT_EQ(segments.interactions, got.interactions) << file;
   }
 }
 
@@ -218,6 +225,16 @@ TEST(HfJEngine, ChunksOfBraPairsOverTheirBoundAreCutSmallerWithTheSameJ) {
   EXPECT_EQ(cut.interactions, kept.interactions);
   EXPECT_EQ(largest_difference(cut.j, kept.j), 0.0);  // each bra pair's block is its own
   EXPECT_GT(j_questions, 3 * asked_within_bound);
+  // Bra rows in segments, launched a bra row at a time: each chunk's segment sums go to its own
+  // bra rows.
+  settings.ket_segments = 3;
+  const Built segmented = build_j(basis, d, 1e-12, settings);
+  EXPECT_EQ(segmented.interactions, kept.interactions);
+  double largest = 0.0;
+  for (const double x : kept.j)
+    largest = std::max(largest, std::abs(x));
+  EXPECT_LT(largest_difference(segmented.j, kept.j), 1e-13 * largest);
+  settings.ket_segments = 0;
   settings.stop_requested = stop_at_once;
   const Built stopped = build_j(basis, d, 1e-12, settings);
   EXPECT_EQ(stopped.interactions, 0.0);

@@ -30,6 +30,14 @@ constexpr double kProductCutoffPerThreshold = 1e-5;
 // The most bra rows a host's first launch holds (JEngine's constructor).
 constexpr std::int64_t kHostFirstChunkBras = 1024;
 
+// A degree's bra rows can be few (a d shell's products with itself: one row per atom), and a
+// warp each then leaves a GPU nearly idle: each bra row's kets are then shared out among up to
+// kMostSegments segments, each a warp, until the launch holds kFillingWarps warps. The host's
+// threads have bra rows enough: one segment.
+constexpr int kFillingWarps =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 8192;
+constexpr int kMostSegments = 16;
+
 // A Hermite row (hermite_rows.hpp): its bound (the sum of its products'), its screening weight
 // this build (the sum of its products' bounds times their pairs' largest |D|), zeta, P, then the
 // Hermite density, padded to 16 bytes.
@@ -97,6 +105,9 @@ struct JEngine::Tables {
   std::array<Kokkos::View<int*, Memory>, kDegrees> member_begin, members, owned;
   std::array<int, kDegrees> row_count{};
   std::array<Kokkos::View<int*, Memory>, kPairKinds> pairs_of_kind;  // step 3's
+  // Step 2's sums per (bra row, segment), for the launches whose bra rows have several segments:
+  // the most any launch writes.
+  Kokkos::View<double*, Memory> segment_sums;
   double threshold = 0.0;
 };
 
@@ -143,6 +154,17 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
     t.members[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_members", rows.members[d]);
     t.owned[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_owned_rows", rows.owned[d]);
   }
+  std::size_t most_segment_sums = 0;
+  for (int d = 0; d < kDegrees; ++d) {
+    const int owned = static_cast<int>(rows.owned[d].size());
+    const int segments = segments_for(owned);
+    if (segments > 1)
+      most_segment_sums = std::max(most_segment_sums, std::size_t(owned) * std::size_t(segments) *
+                                                          std::size_t(components_up_to(d)));
+  }
+  t.segment_sums = Kokkos::View<double*, Memory>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::j_segment_sums")),
+      most_segment_sums);
   t.pairs = copy_shell_pairs<Memory>(host);
   t.boys = make_boys_table<Memory>();
   t.kind = view_of<Kokkos::View<int*, Memory>>("hf::j_pair_kind", kinds);
@@ -164,6 +186,12 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
 }
 
 JEngine::~JEngine() = default;
+
+int JEngine::segments_for(int bra_rows) const {
+  if (settings_.ket_segments > 0) return settings_.ket_segments;
+  if (bra_rows <= 0) return 1;
+  return std::clamp(kFillingWarps / bra_rows, 1, kMostSegments);
+}
 
 void JEngine::set_threshold_scale(double scale) {
   tables_->threshold = settings_.threshold * scale;
@@ -241,7 +269,9 @@ constexpr int kTeamBras = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>:
 
 // Step 2 for this rank's rows of one degree, as bras, against every row of another, as kets:
 // each bra row's lanes add into its potential w_t sum over kets q of
-// R_{t+s}(rho_pq, P - Q) rho_q^s / sqrt(zeta_p + zeta_q), lane l over rows l, l + lanes, ...
+// R_{t+s}(rho_pq, P - Q) rho_q^s / sqrt(zeta_p + zeta_q), lane l of segment g over rows
+// g lanes + l, plus segments x lanes, ... Where the segments are more than one, each writes its
+// sums apart and SegmentSums adds them in order, so that every build sums alike.
 // The rows are by bound descending: a lane stops at the first whose bound times the largest
 // density is under the bra's cutoff, and skips those that reach it neither by their weight nor
 // by the bra's (add_kets).
@@ -258,10 +288,12 @@ struct HermiteInteractions {
   Kokkos::View<const int*, Memory> bras;  // rows of BraDegree
   Kokkos::View<const double*, Memory> bra_rows, kets;
   Kokkos::View<double*, Memory> potentials;  // of BraDegree's rows
-  double cutoff;                             // on bound_p weight_q and weight_p bound_q
+  // Per (bra of the chunk, segment), its sums, where the segments are more than one.
+  Kokkos::View<double*, Memory> segment_sums;
+  double cutoff;  // on bound_p weight_q and weight_p bound_q
   double largest_density;
   int ket_count;
-  int lanes;
+  int lanes, segments;
   int first_bra, end_bra;  // this launch's chunk
 
   // w[t] += scale * sum over the ket's Hermite indices s of R[t + s] rho[s], over the bra's t:
@@ -286,12 +318,12 @@ struct HermiteInteractions {
   // D_cd, and J_ab's error, which the energy weighs by D_ab, must stay as small. Past the first
   // row whose bound times the largest density is under the cutoff over bound_p, neither can
   // (each weight is at most its bound times the largest density).
-  KOKKOS_INLINE_FUNCTION void add_kets(const double* bra, int lane, Sums& sums) const {
+  KOKKOS_INLINE_FUNCTION void add_kets(const double* bra, int first, int stride, Sums& sums) const {
     const double smallest_weight = cutoff / bra[kBound];
     const double smallest_bound = smallest_weight / largest_density;
     const double bra_weight = bra[kWeight];
     const double zeta = bra[kZeta];
-    for (int q = lane; q < ket_count; q += lanes) {
+    for (int q = first; q < ket_count; q += stride) {
       const double* row = &kets(static_cast<std::int64_t>(q) * ket_length);
       if (row[kBound] < smallest_bound) break;
       if (row[kWeight] < smallest_weight && row[kBound] * bra_weight < cutoff) continue;
@@ -305,23 +337,49 @@ struct HermiteInteractions {
     }
   }
 
+  // A warp per (bra row, segment) of the chunk, item = bra x segments + segment.
   KOKKOS_INLINE_FUNCTION void operator()(const Team& team, double& interactions) const {
-    const int team_first = first_bra + team.league_rank() * team.team_size();
+    const int team_first = team.league_rank() * team.team_size();
+    const int items = (end_bra - first_bra) * segments;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int b) {
-      if (team_first + b >= end_bra) return;
-      const int r = bras(team_first + b);
+      const int item = team_first + b;
+      if (item >= items) return;
+      const int segment = item % segments;
+      const int r = bras(first_bra + item / segments);
       const double* bra = &bra_rows(static_cast<std::int64_t>(r) * bra_length);
       Sums sums;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, lanes),
-          [&](const int lane, Sums& lane_sums) { add_kets(bra, lane, lane_sums); }, sums);
+          [&](const int lane, Sums& lane_sums) {
+            add_kets(bra, segment * lanes + lane, segments * lanes, lane_sums);
+          },
+          sums);
       Kokkos::single(Kokkos::PerThread(team), [&] {
-        double* out = &potentials(static_cast<std::int64_t>(r) * n_bra);
+        double* out = segments == 1 ? &potentials(static_cast<std::int64_t>(r) * n_bra)
+                                    : &segment_sums(static_cast<std::int64_t>(item) * n_bra);
         for (int t = 0; t < n_bra; ++t)
-          out[t] += sums.value[t];
+          out[t] = segments == 1 ? out[t] + sums.value[t] : sums.value[t];
         interactions += sums.value[n_bra];
       });
     });
+  }
+};
+
+// After a chunk of HermiteInteractions whose bra rows have several segments: each bra row's
+// segments' sums added into its potential in segment order, a thread per bra row.
+struct SegmentSums {
+  Kokkos::View<const int*, Memory> bras;
+  Kokkos::View<const double*, Memory> segment_sums;
+  Kokkos::View<double*, Memory> potentials;
+  int n_bra, segments, first_bra;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int b) const {
+    double* out = &potentials(static_cast<std::int64_t>(bras(first_bra + b)) * n_bra);
+    for (int g = 0; g < segments; ++g) {
+      const double* sums = &segment_sums((static_cast<std::int64_t>(b) * segments + g) * n_bra);
+      for (int t = 0; t < n_bra; ++t)
+        out[t] += sums[t];
+    }
   }
 };
 
@@ -375,15 +433,18 @@ void JEngine::add_interactions(double largest_density) {
   if (bras.extent(0) == 0 || t.row_count[KetDegree] == 0) return;
   using Class = HermiteInteractions<BraDegree, KetDegree>;
   const int lanes = settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
+  const int segments = segments_for(bras.extent_int(0));
   Class functor{t.boys,
                 bras,
                 t.rows[BraDegree],
                 t.rows[KetDegree],
                 t.potentials[BraDegree],
+                t.segment_sums,
                 QuartetScreen<Memory>::kPrimitiveShare * t.threshold,
                 largest_density,
                 t.row_count[KetDegree],
                 lanes,
+                segments,
                 0,
                 0};
   const std::string label =
@@ -397,7 +458,7 @@ void JEngine::add_interactions(double largest_density) {
         double interactions = 0.0;
         functor.first_bra = static_cast<int>(begin);
         functor.end_bra = static_cast<int>(begin + size);
-        const int teams = static_cast<int>((size + kTeamBras - 1) / kTeamBras);
+        const int teams = static_cast<int>((size * segments + kTeamBras - 1) / kTeamBras);
         // The reduction's result on the host fences the launch: its time is the chunk's. On the
         // host, the lanes of a vector run one after another, each over its own rows.
         const int vector = std::min(lanes, Kokkos::TeamPolicy<Exec>::vector_length_max());
@@ -407,6 +468,11 @@ void JEngine::add_interactions(double largest_density) {
             functor, interactions);
         last_.primitive_interactions += interactions;
         last_.interactions[BraDegree][KetDegree] += interactions;
+        if (segments > 1)
+          Kokkos::parallel_for("hf::j_segment_sums",
+                               Kokkos::RangePolicy<Exec>(0, static_cast<int>(size)),
+                               SegmentSums{bras, t.segment_sums, t.potentials[BraDegree],
+                                           Class::n_bra, segments, static_cast<int>(begin)});
       },
       last_.longest_chunk_seconds);
   last_.interaction_seconds[BraDegree][KetDegree] =

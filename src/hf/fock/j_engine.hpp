@@ -54,6 +54,9 @@ struct JEngineSettings {
   // Threads per bra row, sharing out the ket rows (at most a team's vector length); 0: a warp
   // on a GPU, one on the host.
   int ket_lanes = 0;
+  // Segments of ket_lanes each per bra row, each writing its sums apart; 0: enough that the
+  // launches of a degree with few bra rows fill a GPU (at most 16), one on the host.
+  int ket_segments = 0;
 };
 
 // A row's Hermite degree is its products' l_a + l_b, at most this.
@@ -97,6 +100,8 @@ class JEngine {
   struct Tables;
   template <int BraDegree, int KetDegree>
   void add_interactions(double largest_density);
+  // The segments each of `bra_rows` bra rows of one launch has (JEngineSettings::ket_segments).
+  int segments_for(int bra_rows) const;
 
   JEngineSettings settings_;
   std::unique_ptr<Tables> tables_;
