@@ -707,7 +707,8 @@ double largest_difference_from_blocks(const MolecularBasis& basis,
 
 // The matrices' kernel runs in the default execution space (the device on GPU builds) and leaves
 // out the primitive pairs past the pair extent: every element still equals the host's unscreened
-// blocks. A pair extent cut too short (an exponent of 10, e^-10 = 5e-5) fails the same check.
+// blocks, the nuclei of a pair in one lane or shared among several. A pair extent cut too short
+// (an exponent of 10, e^-10 = 5e-5) fails the same check.
 // Thirty shells and ten nuclei spread over a 30-bohr box: some pairs far past the pair extent.
 struct SpreadMolecule {
   MolecularBasis basis;
@@ -729,6 +730,17 @@ TEST(OneElectronMatrices, EqualTheUnscreenedBlocksWhereThePairExtentLeavesPairsO
   EXPECT_LT(work.computed_shell_pairs, work.shell_pairs) << "the extent left no pair out";
   EXPECT_GT(work.computed_shell_pairs, work.shell_pairs / 4);
   EXPECT_LE(largest_difference_from_blocks(basis, nuclei, m), 1e-12);
+  // Each pair's nuclei shared out among lanes, as a GPU's warp has them: three lanes over the
+  // ten nuclei, and sixteen, some with none.
+  for (const int lanes : {3, 16}) {
+    OneElectronLaunch launch;
+    launch.nucleus_lanes = lanes;
+    OneElectronWork laned_work;
+    const OneElectronMatrices laned =
+        one_electron_matrices(basis, nuclei, &laned_work, kNegligibleProductExponent, launch);
+    EXPECT_EQ(laned_work.computed_shell_pairs, work.computed_shell_pairs) << lanes;
+    EXPECT_LE(largest_difference_from_blocks(basis, nuclei, laned), 1e-12) << lanes;
+  }
   EXPECT_GT(largest_difference_from_blocks(basis, nuclei,
                                            one_electron_matrices(basis, nuclei, nullptr, 10.0)),
             1e-12)

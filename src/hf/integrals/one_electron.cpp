@@ -1,7 +1,9 @@
 #include "hf/integrals/one_electron.hpp"
 
+#include <algorithm>
 #include <limits>
 
+#include "core/fixed_sums.hpp"
 #include "core/view_of.hpp"
 #include "hf/integrals/one_electron_block.hpp"
 
@@ -62,6 +64,80 @@ struct ShellTable {
   }
 };
 
+using Exec = Kokkos::DefaultExecutionSpace;
+
+// Lanes per shell pair by default, each over its share of the nuclei: a warp on a GPU, where a
+// thread walking every nucleus alone made each launch as long as its slowest pair (seconds at
+// 256 waters in cc-pVDZ); one on the host. Shell pairs per team: four warps a block on a GPU.
+constexpr int kNucleusLanes =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible ? 1 : 32;
+constexpr int kTeamPairs =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible ? 1 : 4;
+
+// A thread of a team per (a, b) shell index of the launch (those with b > a do nothing), its
+// lanes each computing the pair's block over a contiguous share of the nuclei, their nuclear
+// attraction summed in a fixed order (the attraction is linear in the charges); the overlap and
+// kinetic blocks are computed once more, without charges. Each pair fills its block and the
+// transposed one; a pair outside the extent leaves both at the views' zeros.
+template <class Memory>
+struct PairBlocks {
+  static constexpr int kBlock = functions_of_l(kMaxShellL) * functions_of_l(kMaxShellL);
+  using Team = typename Kokkos::TeamPolicy<Exec>::member_type;
+  using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Memory>;
+  using NuclearSums = FixedSums<kBlock>;
+
+  Kokkos::View<const ShellRef*, Memory> shells;
+  Kokkos::View<const int*, Memory> first_function;
+  Kokkos::View<const ChargeRef*, Memory> charges;
+  BoysTable<Memory> boys;
+  Matrix overlap, kinetic, nuclear;
+  double negligible_exponent;
+  int charge_count, shell_count, lanes;
+  std::int64_t first, end;  // this launch's (a, b) indices
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Team& team, std::int64_t& count) const {
+    const std::int64_t team_first = first + std::int64_t{team.league_rank()} * team.team_size();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, team.team_size()), [&](const int k) {
+      const std::int64_t index = team_first + k;
+      if (index >= end) return;
+      const int a = static_cast<int>(index / shell_count),
+                b = static_cast<int>(index % shell_count);
+      if (b > a) return;
+      const ShellRef& sa = shells(a);
+      const ShellRef& sb = shells(b);
+      NuclearSums attraction;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, lanes),
+          [&](const int lane, NuclearSums& sums) {
+            const int begin = charge_count * lane / lanes;
+            const int stop = charge_count * (lane + 1) / lanes;
+            double s[kBlock], t[kBlock], v[kBlock];
+            one_electron_block(sa, sb, charges.data() + begin, stop - begin, boys,
+                               negligible_exponent, s, t, v);
+            for (int x = 0; x < kBlock; ++x)
+              sums.value[x] += v[x];
+          },
+          attraction);
+      Kokkos::single(Kokkos::PerThread(team), [&] {
+        double s[kBlock], t[kBlock], none[kBlock];
+        if (one_electron_block(sa, sb, charges.data(), 0, boys, negligible_exponent, s, t, none) ==
+            0)
+          return;
+        ++count;
+        const int na = functions_of_l(sa.l), nb = functions_of_l(sb.l);
+        for (int i = 0; i < na; ++i)
+          for (int j = 0; j < nb; ++j) {
+            const int row = first_function(a) + i, col = first_function(b) + j;
+            const int x = i * nb + j;
+            overlap(row, col) = overlap(col, row) = s[x];
+            kinetic(row, col) = kinetic(col, row) = t[x];
+            nuclear(row, col) = nuclear(col, row) = attraction.value[x];
+          }
+      });
+    });
+  }
+};
+
 }  // namespace
 
 void one_electron_blocks(const PlacedShell& a, const PlacedShell& b,
@@ -79,7 +155,6 @@ OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
                                           const std::vector<PointCharge>& nuclei,
                                           OneElectronWork* work, double negligible_exponent,
                                           const OneElectronLaunch& launch) {
-  using Exec = Kokkos::DefaultExecutionSpace;
   using Memory = Exec::memory_space;
   using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Memory>;
   const int n = basis.functions;
@@ -91,32 +166,10 @@ OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
   const int charge_count = static_cast<int>(nuclei.size());
   const auto boys = make_boys_table<Memory>();
   const int shells = static_cast<int>(basis.shells.size());
-  const auto shell_refs = table.shells;
-  const auto first_function = table.first_function;
-  // Shell pairs (a, b) with a >= b; each fills its block and the transposed one. A pair outside
-  // the extent leaves both at the views' zeros.
-  const auto pair_blocks = KOKKOS_LAMBDA(const std::int64_t index, std::int64_t& count) {
-    const int a = static_cast<int>(index / shells), b = static_cast<int>(index % shells);
-    if (b > a) return;
-    constexpr int kBlock = functions_of_l(kMaxShellL) * functions_of_l(kMaxShellL);
-    double s[kBlock], t[kBlock], v[kBlock];
-    const ShellRef& sa = shell_refs(a);
-    const ShellRef& sb = shell_refs(b);
-    if (one_electron_block(sa, sb, charges.data(), charge_count, boys, negligible_exponent, s, t,
-                           v) == 0)
-      return;
-    ++count;
-    const int na = functions_of_l(sa.l), nb = functions_of_l(sb.l);
-    for (int i = 0; i < na; ++i) {
-      for (int j = 0; j < nb; ++j) {
-        const int row = first_function(a) + i, col = first_function(b) + j;
-        const int k = i * nb + j;
-        overlap(row, col) = overlap(col, row) = s[k];
-        kinetic(row, col) = kinetic(col, row) = t[k];
-        nuclear(row, col) = nuclear(col, row) = v[k];
-      }
-    }
-  };
+  const int lanes = launch.nucleus_lanes > 0 ? launch.nucleus_lanes : kNucleusLanes;
+  PairBlocks<Memory> blocks{
+      table.shells,        table.first_function, charges, boys,  overlap, kinetic, nuclear,
+      negligible_exponent, charge_count,         shells,  lanes, 0,       0};
   std::int64_t computed = 0;
   double longest = 0.0;
   TimedChunks chunks(launch.first_chunk, launch.smallest_chunk, launch.launch_seconds);
@@ -125,11 +178,14 @@ OneElectronMatrices one_electron_matrices(const MolecularBasis& basis,
       [&] { return launch.stop_requested != nullptr && launch.stop_requested(); },
       [&](std::int64_t begin, std::int64_t size) {
         std::int64_t counted = 0;
+        blocks.first = begin;
+        blocks.end = begin + size;
+        const int teams = static_cast<int>((size + kTeamPairs - 1) / kTeamPairs);
+        const int vector = std::min(lanes, Kokkos::TeamPolicy<Exec>::vector_length_max());
         // Into a host scalar: the reduction fences the launch, so its time is the chunk's.
-        Kokkos::parallel_reduce(
-            "hf::one_electron",
-            Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(begin, begin + size),
-            pair_blocks, counted);
+        Kokkos::parallel_reduce("hf::one_electron",
+                                Kokkos::TeamPolicy<Exec>(teams, kTeamPairs, vector), blocks,
+                                counted);
         computed += counted;
       },
       longest);

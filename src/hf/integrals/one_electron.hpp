@@ -49,6 +49,9 @@ struct OneElectronLaunch {
   std::int64_t first_chunk = std::int64_t{1} << 18;
   std::int64_t smallest_chunk = std::int64_t{1} << 10;
   double launch_seconds = TimedChunks::kBoundSeconds;
+  // Lanes per shell pair, each over its share of the nuclei (at most a team's vector length);
+  // 0: a warp on a GPU, one on the host.
+  int nucleus_lanes = 0;
   // Once it says yes, no more chunks: the matrices are left unfinished, for the caller's safe
   // point to throw away. Null: never.
   bool (*stop_requested)() = nullptr;
