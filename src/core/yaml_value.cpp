@@ -149,6 +149,9 @@ class ScalarParser {
     if (!node.IsScalar()) mismatch(node);
     check_report_text(node);
     const std::string& text = node.Scalar();
+    // A file a run writes (a bridge dump) needs a name: '' reached the output-path checks,
+    // whose std::filesystem::absolute throws, and `kmini check` exited 4.
+    if (spec_.output && text.empty()) where_.fail(node, "expected a file name, found ''");
     if (spec_.choices.empty()) return text;
     for (const auto& choice : spec_.choices) {
       if (choice == text) return text;

@@ -250,6 +250,21 @@ TEST(BadInput, ReportsAndDumpsThatWouldReplaceAFileTheRunReads) {
   EXPECT_EQ(testing::read_file(bridge), bridge_text);
 }
 
+// A dump needs a file name: an empty one reached the output-path checks, whose
+// std::filesystem::absolute threw, and check, --dry-run and run exited 4 naming no file or key.
+TEST(BadInput, AnEmptyDumpPath) {
+  TempDir dir;
+  const std::string input =
+      dir.write("in.yaml", "app: bridge\nvariant: naive\npaths: 10\nsteps: 8\ndump: ''\n");
+  const std::string what = "in.yaml:5:7: dump: expected a file name, found ''";
+  expect_bad_input(kmini({"check", input}), what);
+  expect_bad_input(kmini({"run", input, "--dry-run", "--ceiling-elements", "0"}), what);
+  expect_run_rejects("app: bridge\nvariant: naive\npaths: 10\nsteps: 8\ndump: \"\"\n", what);
+  const std::string without = dir.write("without.yaml", "app: bridge\nvariant: naive\n");
+  expect_bad_input(kmini({"check", without, "--set", "bridge.dump=''"}),
+                   "bridge.dump: expected a file name, found ''");
+}
+
 // A file one run writes that another run of the suite reads or writes, or that is the report, is
 // refused before anything runs, whichever run comes first: the dump's writer ran and the reader
 // then failed (exit 4), a second dump replaced the first, the report replaced the dump.
