@@ -6,7 +6,6 @@
 #include <string>
 
 #include "core/comm.hpp"
-#include "core/cuda_ipc.hpp"
 #include "hf/basis/cartesian.hpp"
 #include "hf/fock/g_build.hpp"
 #include "hf/fock/symmetric_rank_sum.hpp"
@@ -33,11 +32,7 @@ int basis_functions(const HfSetup& setup) {
 // density maxima, and the integral buffer where a variant that uses one is selected.
 double device_bytes(const Params& params, const Comm& /*comm*/) {
   const HfSetup& setup = setup_of(params);
-  // Refused on one rank too, where no sum runs: the input would fail on more.
-  if (setup.g_sum_transport == RankSumTransport::cuda_ipc && !cuda_ipc_built()) {
-    params.reject("g_sum_transport",
-                  "cuda_ipc needs the CUDA backend, which this build lacks; use auto or mpi");
-  }
+  check_g_sum_transport(params);
   const double n = basis_functions(setup);
   double shells = 0.0;
   for (const Atom& atom : setup.molecule.atoms)

@@ -1,6 +1,7 @@
 #include "hf/hf_setup.hpp"
 
 #include "core/choice.hpp"
+#include "core/cuda_ipc.hpp"
 #include "core/data_files.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -283,8 +284,16 @@ const HfSetup& setup_of(const Params& params) {
   return params.parsed<HfSetup>(read_setup);
 }
 
+void check_g_sum_transport(const Params& params) {
+  if (setup_of(params).g_sum_transport == RankSumTransport::cuda_ipc && !cuda_ipc_built()) {
+    params.reject("g_sum_transport",
+                  "cuda_ipc needs the CUDA backend, which this build lacks; use auto or mpi");
+  }
+}
+
 void check_hf(const Params& params) {
   const HfSetup& setup = setup_of(params);
+  check_g_sum_transport(params);
   MolecularBasis basis;
   try {
     basis = place_basis(setup.basis, setup.molecule);

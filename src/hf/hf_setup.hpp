@@ -67,4 +67,8 @@ const HfSetup& setup_of(const Params& params);
 
 void check_hf(const Params& params);
 
+// Refuses g_sum_transport: cuda_ipc on a build without CUDA, on one rank too (where no sum runs,
+// the input would fail on more): `kmini check` and the run's memory gate alike.
+void check_g_sum_transport(const Params& params);
+
 }  // namespace kmini::hf

@@ -9,7 +9,6 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/comm.hpp"
-#include "core/cuda_ipc.hpp"
 #include "core/device.hpp"
 #include "core/precision.hpp"
 #include "himeno/device_mpi.hpp"
@@ -57,17 +56,7 @@ double device_bytes(const Params& params, const Comm& comm) {
     const std::string why = device_pointers_unsupported();
     if (!why.empty()) params.reject("gpu_aware_mpi", why);
   }
-  if (choices().halo_transport.of(params) == HaloTransport::cuda_ipc && comm.size() > 1) {
-    if (params.boolean("gpu_aware_mpi")) {
-      params.reject("halo_transport",
-                    "cuda_ipc copies the faces itself, and gpu_aware_mpi: true "
-                    "hands them to MPI; choose one");
-    }
-    if (!cuda_ipc_built()) {
-      params.reject("halo_transport",
-                    "cuda_ipc needs the CUDA backend, which this build lacks; use auto or mpi");
-    }
-  }
+  check_halo_transport(params, comm.size());
   const Decomposition d = decompose(grid, dims, comm.rank());
   if (!params.selects_any([](const VariantSpec& v) { return v.traits.side == Side::device; }))
     return 0.0;

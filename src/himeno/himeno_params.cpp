@@ -8,6 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/cuda_ipc.hpp"
 #include "core/launcher.hpp"
 #include "core/precision.hpp"
 #include "himeno/gosa.hpp"
@@ -79,6 +80,19 @@ bool temporal(const Params& params) {
 
 }  // namespace
 
+void check_halo_transport(const Params& params, int ranks) {
+  if (choices().halo_transport.of(params) != HaloTransport::cuda_ipc || ranks <= 1) return;
+  if (params.boolean("gpu_aware_mpi")) {
+    params.reject("halo_transport",
+                  "cuda_ipc copies the faces itself, and gpu_aware_mpi: true "
+                  "hands them to MPI; choose one");
+  }
+  if (!cuda_ipc_built()) {
+    params.reject("halo_transport",
+                  "cuda_ipc needs the CUDA backend, which this build lacks; use auto or mpi");
+  }
+}
+
 void check(const Params& params) {
   if (params.given("size") && params.given("grid")) {
     params.reject("grid", "give either size or grid, not both");
@@ -97,6 +111,8 @@ void check(const Params& params) {
                                                  : ""));
     }
   }
+  // The processes the launcher started: check said OK to what the run then refused.
+  check_halo_transport(params, launched_processes());
   if (params.given("iterations") && params.given("target_seconds")) {
     params.reject("target_seconds",
                   "give either iterations (a fixed count) or target_seconds (the original's "

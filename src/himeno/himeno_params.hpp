@@ -55,6 +55,11 @@ SweepChoice sweep_of(const Params& params);
 // Cross-parameter checks; throws InputError through Params::reject.
 void check(const Params& params);
 
+// Refuses halo_transport: cuda_ipc where `ranks` run it and it cannot be had (beside
+// gpu_aware_mpi, or without CUDA): `kmini check`, from the launcher's count, and the run's memory
+// gate alike.
+void check_halo_transport(const Params& params, int ranks);
+
 // Level-0 team scratch a team of the device may have, as Kokkos tells it.
 std::size_t team_scratch_limit();
 

@@ -194,6 +194,10 @@ TEST(HfRanks, CudaIpcSumThatCannotBeHadExitsTwo) {
     EXPECT_CONTAINS(r.err, "g_sum_transport");
     EXPECT_CONTAINS(r.err, "cuda_ipc needs the CUDA backend");
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
+    // `kmini check` agrees with the run (it said OK, and the run then exited 2).
+    const ProcessResult checked = mpirun(ranks, {"check", input}, 1);
+    EXPECT_EQ(checked.exit_code, 2) << ranks << " ranks: " << checked.out << checked.err;
+    EXPECT_CONTAINS(checked.err, "in.yaml:3:18: g_sum_transport: cuda_ipc needs the CUDA backend");
   }
 }
 

@@ -193,6 +193,20 @@ TEST(HimenoRanks, CudaIpcThatCannotBeHadExitsTwo) {
   if (!cuda_ipc_built()) expect_refused("", "cuda_ipc needs the CUDA backend");
 }
 
+// `kmini check` on the ranks it will run on agrees with the run: it said OK to a cuda_ipc halo on
+// a build without CUDA, which the run then refused.
+TEST(HimenoRanks, CheckRefusesTheCudaIpcThatTheRunRefuses) {
+  if (cuda_ipc_built()) GTEST_SKIP() << "this build has CUDA IPC";
+  TempDir dir;
+  const std::string input =
+      dir.write("in.yaml", "app: himeno\nsize: XS\niterations: 1\nhalo_transport: cuda_ipc\n");
+  const ProcessResult r = mpirun(2, {"check", input}, 1);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_CONTAINS(r.err, "in.yaml:4:17: halo_transport: cuda_ipc needs the CUDA backend");
+  // One rank exchanges no halo: the run accepts it, and so does check.
+  EXPECT_EQ(mpirun(1, {"check", input}, 1).exit_code, 0);
+}
+
 // The temporal sweep on three ranks along i (its default split): each pass exchanges a halo
 // time_steps planes deep and updates all but its outermost plane, so p equals the serial
 // reference's bit for bit (the validation) and every gosa of the last pass is checked. The
