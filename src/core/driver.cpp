@@ -1,6 +1,10 @@
 #include "core/driver.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -52,23 +56,38 @@ int print_refusal(const std::string& why) {
   return static_cast<int>(ExitCode::bad_input);
 }
 
+// A command whose whole answer is what it prints (help, version, list, check, a dry run): where
+// standard output could not take it (a full disk, a closed descriptor), the answer is lost, and
+// the exit status says so (a real run checks its own, pointing at its report).
+int with_output_written(int status) {
+  errno = 0;
+  std::cout.flush();
+  if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+  const std::string why = errno != 0 ? std::strerror(errno) : "a write failed";
+  std::cerr << "kmini: standard output could not be written (" << why << "): the answer is lost"
+            << std::endl;
+  return std::max(status, static_cast<int>(ExitCode::runtime_failure));
+}
+
 int dispatch(const CliOptions& options, const AppRegistry& registry, int& argc, char**& argv,
              const std::string& command_line) {
   try {
     switch (options.command) {
       case CliOptions::Command::help:
         std::cout << help_text();
-        return 0;
+        return with_output_written(0);
       case CliOptions::Command::version:
         std::cout << version_text();
-        return 0;
+        return with_output_written(0);
       case CliOptions::Command::list:
         list_apps(registry, options.list_app, options.markdown, std::cout);
-        return 0;
+        return with_output_written(0);
       case CliOptions::Command::check:
-        return check_command(options, registry);
-      case CliOptions::Command::run:
-        return run_command(options, registry, argc, argv, command_line);
+        return with_output_written(check_command(options, registry));
+      case CliOptions::Command::run: {
+        const int status = run_command(options, registry, argc, argv, command_line);
+        return options.dry_run ? with_output_written(status) : status;
+      }
     }
   } catch (const InputError& e) {
     return print_refusal(e.what());

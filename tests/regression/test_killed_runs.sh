@@ -196,6 +196,18 @@ status=${PIPESTATUS[0]}
 [ $status -eq 4 ] || fail "exit $status into a closed pipe, expected 4: $(cat "$scratch/err-pipe.txt")"
 grep -q '^  status: "VALID"$' "$scratch/r-pipe.yaml" || fail "no report with a closed pipe"
 
+check "standard output a full disk for the commands whose answer is what they print: exit 4"
+# check, list, --version and a dry run exited 0 with their whole answer lost.
+for command in "check $scratch/small.yaml" "list" "--version" \
+  "run $scratch/small.yaml --dry-run --ceiling-elements 0"; do
+  # shellcheck disable=SC2086 # the command's words
+  "$kmini" $command >/dev/full 2>"$scratch/err-answer.txt"
+  status=$?
+  [ $status -eq 4 ] || fail "kmini $command exit $status to /dev/full, expected 4"
+  grep -q "standard output could not be written" "$scratch/err-answer.txt" ||
+    fail "kmini $command to /dev/full: no word on stderr"
+done
+
 check "SIGTERM after the last safe point, while the report is written: exit 143, every result kept"
 # The report goes into a FIFO of one page whose reader holds off: kmini is then inside the
 # report's write, past every run, when the signal comes; the reader takes the report after it.
