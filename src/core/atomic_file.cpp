@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -222,6 +223,57 @@ void check_writable_path(const std::string& path, const std::string& what) {
   }
   close(fd);
   unlink(probe.c_str());
+}
+
+namespace {
+
+// `name` in `folder`, or where a file (or a link, even a dangling one) already has it, the first
+// free of stem-1.ext, stem-2.ext, ...: a fallback never replaces a file it was not asked for.
+std::string free_name_in(const std::string& folder, const std::string& name) {
+  const auto taken = [](const std::filesystem::path& p) {
+    std::error_code error;
+    return std::filesystem::symlink_status(p, error).type() !=
+           std::filesystem::file_type::not_found;
+  };
+  const std::filesystem::path plain = std::filesystem::path(folder) / name;
+  if (!taken(plain)) return plain.string();
+  const std::string stem = plain.stem().string(), extension = plain.extension().string();
+  for (int n = 1;; ++n) {
+    const std::filesystem::path numbered =
+        std::filesystem::path(folder) / (stem + "-" + std::to_string(n) + extension);
+    if (!taken(numbered)) return numbered.string();
+  }
+}
+
+}  // namespace
+
+std::string write_report_somewhere(const std::string& path,
+                                   const std::function<void(std::ostream&)>& produce) {
+  std::string problem;
+  try {
+    write_file_atomically(path, produce);
+    return path;
+  } catch (const RuntimeFailure& e) {
+    problem = e.what();
+  }
+  const std::string name = std::filesystem::path(path).filename().string();
+  const char* tmpdir = std::getenv("TMPDIR");
+  for (const std::string& folder :
+       {std::filesystem::current_path().string(),
+        std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp")}) {
+    if ((std::filesystem::path(folder) / name).string() == path) continue;
+    const std::string fallback = free_name_in(folder, name);
+    try {
+      write_file_atomically(fallback, produce);
+      std::cerr << "kmini: " << problem << "; the report went to " << fallback << " instead"
+                << std::endl;
+      return fallback;
+    } catch (const RuntimeFailure& e) {
+      problem += "; " + std::string(e.what());
+    }
+  }
+  std::cerr << "kmini: " << problem << "; no report was written" << std::endl;
+  return "";
 }
 
 }  // namespace kmini

@@ -26,4 +26,12 @@ void write_file_atomically(const std::string& path,
 // before any run, so a long run never ends unable to write.
 void check_writable_path(const std::string& path, const std::string& what);
 
+// Writes the report to `path`; where that fails at the end of a run (the folder gone, the disk
+// full), to the same name in the working folder, else in $TMPDIR or /tmp, numbered (stem-1.ext,
+// ...) where that name is taken, saying so on stderr: a finished run's results are never lost
+// to its report path, and no other file is replaced. Returns where it went, or "" where nothing
+// could be written (said on stderr).
+std::string write_report_somewhere(const std::string& path,
+                                   const std::function<void(std::ostream&)>& produce);
+
 }  // namespace kmini

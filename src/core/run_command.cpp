@@ -118,43 +118,6 @@ int exit_status(const Summary& summary) {
   return static_cast<int>(ExitCode::ok);
 }
 
-// Writes the report to `path`; where that fails at the end of a run (the folder gone, the disk
-// full), to the same name in the working folder, else in $TMPDIR or /tmp, saying so on stderr:
-// a finished run's results are never lost to its report path. Returns where it went, or ""
-// where nothing could be written (said on stderr).
-std::string write_report_somewhere(const std::string& path,
-                                   const std::function<void(std::ostream&)>& produce) {
-  std::string problem;
-  try {
-    write_file_atomically(path, produce);
-    return path;
-  } catch (const RuntimeFailure& e) {
-    problem = e.what();
-  }
-  const std::string name = std::filesystem::path(path).filename().string();
-  const char* tmpdir = std::getenv("TMPDIR");
-  for (const std::string& folder :
-       {std::filesystem::current_path().string(),
-        std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp")}) {
-    const std::string fallback = (std::filesystem::path(folder) / name).string();
-    if (fallback == path) continue;
-    try {
-      write_file_atomically(fallback, produce);
-      std::cerr << "kmini: " << problem << "; the report went to " << fallback << " instead"
-                << std::endl;
-      return fallback;
-    } catch (const RuntimeFailure& e) {
-      problem += "; " + std::string(e.what());
-    }
-  }
-  std::cerr << "kmini: " << problem << "; no report was written" << std::endl;
-  return "";
-}
-
-}  // namespace
-
-namespace {
-
 // Every rank loads the input itself (a molecule or basis file may be node-local); all must
 // succeed, on the same bytes and overrides. A failure on any rank, or ranks that read different
 // inputs, end every rank with exit 2 and one message, where the job hung with every rank busy

@@ -8,8 +8,9 @@
 #   - whose standard output is a closed pipe or a full disk, a run still writes its report, says
 #     so on stderr, and exits 4;
 #   - whose report folder vanished while it ran, a run writes the report to the working folder
-#     instead, says where, still prints its summary, and exits 4; where that would replace the
-#     input (a run from the input's folder, its report named as the input), to $TMPDIR.
+#     instead, says where, still prints its summary, and exits 4; where a file there has the
+#     name (the input itself, for a run from the input's folder with its report named as the
+#     input), under the first free numbered name beside it.
 #
 #   - under mpirun, a SIGTERM to mpirun's process group (as GNU timeout sends it, to mpirun and
 #     then its group) leaves the finished results in rank 0's report.
@@ -122,7 +123,20 @@ grep -q "^VALID: 400 of 400 results passed validation" "$scratch/out-gone.txt" |
   fail "no summary line: $(cat "$scratch/out-gone.txt")"
 grep -q '^  status: "VALID"$' "$scratch/work/r.yaml" || fail "no whole report in the working folder"
 
-check "the same, run from the input's folder with the input's name: never over the input"
+check "the same with that name taken in the working folder: the report beside it, numbered"
+printf 'precious\n' >"$scratch/work/r.yaml"
+mkdir -p "$scratch/gone"
+start_and_wait_for_first_row "$scratch/short.yaml" "$scratch/gone/r.yaml" "$scratch/out-taken.txt"
+rm -rf "$scratch/gone"
+wait $pid
+status=$?
+[ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-taken.txt")"
+[ "$(cat "$scratch/work/r.yaml")" = precious ] || fail "the working folder's r.yaml was replaced"
+grep -q "the report went to .*/r-1.yaml instead" "$scratch/out-taken.txt" ||
+  fail "no word of the numbered report: $(cat "$scratch/out-taken.txt")"
+grep -q '^  status: "VALID"$' "$scratch/work/r-1.yaml" || fail "no whole report in r-1.yaml"
+
+check "the same, run from the input's folder with the input's name: never over the input, numbered"
 write_input "$scratch/mid.yaml" 60
 cp "$scratch/mid.yaml" "$scratch/mid-copy.yaml"
 mkdir -p "$scratch/gone" "$scratch/tmp"
@@ -134,9 +148,9 @@ wait $pid
 status=$?
 [ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-mid.txt")"
 cmp -s "$scratch/mid.yaml" "$scratch/mid-copy.yaml" || fail "the input was replaced"
-grep -q "which the run reads" "$scratch/out-mid.txt" ||
-  fail "no word of the input refused: $(cat "$scratch/out-mid.txt")"
-grep -q '^  status: "VALID"$' "$scratch/tmp/mid.yaml" || fail "no whole report in \$TMPDIR"
+grep -q "the report went to .*/mid-1.yaml instead" "$scratch/out-mid.txt" ||
+  fail "no word of the numbered report: $(cat "$scratch/out-mid.txt")"
+grep -q '^  status: "VALID"$' "$scratch/mid-1.yaml" || fail "no whole report in mid-1.yaml"
 unset TMPDIR
 
 # Runs NAME's input (its YAML in $2) in the background, with a bandwidth probe of $4 elements
