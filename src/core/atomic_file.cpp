@@ -227,22 +227,29 @@ void check_writable_path(const std::string& path, const std::string& what) {
 
 namespace {
 
+// The most numbered names a fallback tries in one folder before it gives that folder up.
+constexpr int kMostNumberedNames = 1000;
+
 // `name` in `folder`, or where a file (or a link, even a dangling one) already has it, the first
 // free of stem-1.ext, stem-2.ext, ...: a fallback never replaces a file it was not asked for.
+// "" where none is free, or the folder cannot be looked into (then no write there could work).
 std::string free_name_in(const std::string& folder, const std::string& name) {
-  const auto taken = [](const std::filesystem::path& p) {
+  const auto is_free = [](const std::filesystem::path& p, bool& unreadable) {
     std::error_code error;
-    return std::filesystem::symlink_status(p, error).type() !=
-           std::filesystem::file_type::not_found;
+    const std::filesystem::file_type type = std::filesystem::symlink_status(p, error).type();
+    unreadable = type == std::filesystem::file_type::none;  // an error other than "no such file"
+    return type == std::filesystem::file_type::not_found;
   };
+  bool unreadable = false;
   const std::filesystem::path plain = std::filesystem::path(folder) / name;
-  if (!taken(plain)) return plain.string();
+  if (is_free(plain, unreadable)) return plain.string();
   const std::string stem = plain.stem().string(), extension = plain.extension().string();
-  for (int n = 1;; ++n) {
+  for (int n = 1; n <= kMostNumberedNames && !unreadable; ++n) {
     const std::filesystem::path numbered =
         std::filesystem::path(folder) / (stem + "-" + std::to_string(n) + extension);
-    if (!taken(numbered)) return numbered.string();
+    if (is_free(numbered, unreadable)) return numbered.string();
   }
+  return "";
 }
 
 }  // namespace
@@ -263,6 +270,10 @@ std::string write_report_somewhere(const std::string& path,
         std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp")}) {
     if ((std::filesystem::path(folder) / name).string() == path) continue;
     const std::string fallback = free_name_in(folder, name);
+    if (fallback.empty()) {
+      problem += "; no free name for it in " + quoted(folder);
+      continue;
+    }
     try {
       write_file_atomically(fallback, produce);
       std::cerr << "kmini: " << problem << "; the report went to " << fallback << " instead"
