@@ -1,10 +1,7 @@
 #include "core/driver.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -16,6 +13,7 @@
 #include "core/launcher.hpp"
 #include "core/list_command.hpp"
 #include "core/run_command.hpp"
+#include "core/standard_output.hpp"
 
 namespace kmini {
 
@@ -60,10 +58,8 @@ int print_refusal(const std::string& why) {
 // standard output could not take it (a full disk, a closed descriptor), the answer is lost, and
 // the exit status says so (a real run checks its own, pointing at its report).
 int with_output_written(int status) {
-  errno = 0;
-  std::cout.flush();
-  if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
-  const std::string why = errno != 0 ? std::strerror(errno) : "a write failed";
+  const std::string why = standard_output_lost(std::cout);
+  if (why.empty()) return status;
   std::cerr << "kmini: standard output could not be written (" << why << "): the answer is lost"
             << std::endl;
   return std::max(status, static_cast<int>(ExitCode::runtime_failure));

@@ -1,10 +1,7 @@
 #include "core/run_command.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <functional>
@@ -28,6 +25,7 @@
 #include "core/results_table.hpp"
 #include "core/runner.hpp"
 #include "core/session.hpp"
+#include "core/standard_output.hpp"
 #include "core/text.hpp"
 
 namespace kmini {
@@ -268,10 +266,8 @@ class RunCommand {
   // pointing at the report, which holds every result.
   bool stdout_failed(const std::string& report) const {
     if (!world_.is_root()) return false;
-    errno = 0;
-    out_.flush();
-    if (out_.good() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return false;
-    const std::string why = errno != 0 ? std::strerror(errno) : "a write failed";
+    const std::string why = standard_output_lost(out_);
+    if (why.empty()) return false;
     std::cerr << "kmini: standard output could not be written (" << why << "): its tables are lost"
               << (report.empty() ? std::string() : "; the report " + quoted(report) + " holds them")
               << std::endl;
