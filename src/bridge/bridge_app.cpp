@@ -29,6 +29,11 @@ using HostMemory = Kokkos::HostSpace;
 
 // Normals in flight per thread in the prefetching variants: seed 004 found 8 best on a C2050.
 constexpr int kPrefetch = 8;
+// Vectors of normals in flight per thread in the prefetching vector variants: a thread that waits
+// on one 16-byte load at a time keeps too few bytes in flight to fill a GPU whose bandwidth has
+// outgrown its latency (docs/notes/bridge.md); four keep a dimension-8 ring of doubles in 128
+// registers.
+constexpr int kVectorPrefetch = 4;
 
 // Adjacent paths in one 16-byte vector.
 template <class T>
@@ -72,7 +77,7 @@ const VariantTable<BridgeGenerator<T>>& variant_table() {
        "the same with the stack in team scratch (shared memory), one column of slots per thread",
        kNormalInValueOut,
        on_device(),
-       {&C::template on_device_teams<T>, Stack::team_scratch, Tables::stacked, PerThread::path}},
+       {&C::template on_device_teams<0, T>, Stack::team_scratch, Tables::stacked, PerThread::path}},
       {"prefetch",
        "strategy 3: naive with 8 normals in flight in registers ahead of their use",
        kNormalInValueOut,
@@ -97,14 +102,26 @@ const VariantTable<BridgeGenerator<T>>& variant_table() {
        "(4 float or 2 double) through vector loads and stores; time_major only",
        kNormalInValueOut,
        on_device(),
-       {&C::template on_device_teams<Vector<T>>, Stack::team_scratch, Tables::stacked,
+       {&C::template on_device_teams<0, Vector<T>>, Stack::team_scratch, Tables::stacked,
         PerThread::vector_of_paths}},
+      {"shared_vector_prefetch",
+       "shared_vector with 4 vectors of normals in flight in registers ahead of their use",
+       kNormalInValueOut,
+       on_device(),
+       {&C::template on_device_teams<kVectorPrefetch, Vector<T>>, Stack::team_scratch,
+        Tables::stacked, PerThread::vector_of_paths}},
       {"fused_vector",
        "fused_no_prefetch with 16 bytes of adjacent paths per thread",
        kNormalInValueOut,
        on_device(),
        {&C::template on_device_range<0, Tables::fused, Vector<T>>, local, Tables::fused,
         PerThread::vector_of_paths}},
+      {"fused_vector_prefetch",
+       "fused_vector with 4 vectors of normals in flight in registers ahead of their use",
+       kNormalInValueOut,
+       on_device(),
+       {&C::template on_device_range<kVectorPrefetch, Tables::fused, Vector<T>>, local,
+        Tables::fused, PerThread::vector_of_paths}},
       {"cpu_serial",
        "fused_no_prefetch on the host, one thread (seed 004's CPU code)",
        kNormalInValueOut,
@@ -182,14 +199,14 @@ int effective_team_size(int requested) {
   return std::min(requested, most);
 }
 
-template <class T, class V = T>
+template <class T, int Prefetch, class V = T>
 void launch_team(const char* label, const BridgeArrays<T, DeviceMemory>& a, int slots,
                  int team_size) {
   if (a.layout.dim == 1) {
-    const PathGenerator<T, Device, 1, 0, false, V> generator{a, slots};
+    const PathGenerator<T, Device, 1, Prefetch, false, V> generator{a, slots};
     Kokkos::parallel_for(label, team_policy<T>(generator, team_size), generator);
   } else {
-    const PathGenerator<T, Device, kMaxDimension, 0, false, V> generator{a, slots};
+    const PathGenerator<T, Device, kMaxDimension, Prefetch, false, V> generator{a, slots};
     Kokkos::parallel_for(label, team_policy<T>(generator, team_size), generator);
   }
 }
@@ -264,10 +281,10 @@ class BridgeCase final : public Case {
     constexpr bool fused = Read == Tables::fused;
     launch_range<T, Device, Prefetch, fused, V>(kernel_name.c_str(), device_->arrays(fused));
   }
-  template <class V>
+  template <int Prefetch, class V>
   void on_device_teams(const std::string& kernel_name) {
-    launch_team<T, V>(kernel_name.c_str(), device_->arrays(false), setup_.strategy.stack_slots(),
-                      team_size_);
+    launch_team<T, Prefetch, V>(kernel_name.c_str(), device_->arrays(false),
+                                setup_.strategy.stack_slots(), team_size_);
   }
   template <HostBackend Backend>
   void on_host_range(const std::string& kernel_name) {
