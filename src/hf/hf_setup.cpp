@@ -158,6 +158,12 @@ std::vector<ParamSpec> hf_params() {
                  "default execution space whatever the variant), and K by the quartets whose "
                  "exchange updates the screen keeps, made by the variant's update")
           .sweepable(),
+      ParamSpec::integer("j_ket_lanes", 0,
+                         "fock_algorithm split: the threads that share out one bra row's ket "
+                         "rows in the J engine, a power of two up to 32 (several bra rows to a "
+                         "warp below 32); 0: a warp on a GPU, one on the host")
+          .range(0, 32)
+          .sweepable(),
       ParamSpec::integer("full_rebuild_every", 8,
                          "incremental builds: G is built from the whole density this many "
                          "builds after the last full one at the latest (1: every iteration, "
@@ -270,6 +276,9 @@ HfSetup read_setup(const Params& params) {
   setup.primitive_screening = params.boolean("primitive_screening");
   setup.fock_build = choices().fock_build.of(params);
   setup.fock_algorithm = choices().fock_algorithm.of(params);
+  setup.j_ket_lanes = static_cast<int>(params.integer("j_ket_lanes"));
+  if (setup.j_ket_lanes > 0 && (setup.j_ket_lanes & (setup.j_ket_lanes - 1)) != 0)
+    params.reject("j_ket_lanes", "must be 0 (the default) or a power of two: 1, 2, 4, 8, 16 or 32");
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
   setup.g_sum_transport = choices().g_sum_transport.of(params);

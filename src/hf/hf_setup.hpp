@@ -45,6 +45,7 @@ struct HfSetup {
   bool primitive_screening;
   FockBuild fock_build;
   FockAlgorithm fock_algorithm;
+  int j_ket_lanes;  // JEngineSettings::ket_lanes
   int full_rebuild_every;
   double batch_bytes;
   RankSumTransport g_sum_transport;

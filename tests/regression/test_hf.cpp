@@ -1229,6 +1229,10 @@ TEST(HfBadInput, ScreeningAndFockBuildSettings) {
   expect_rejected(
       dir, water + "fock_build: incremetal\n",
       {"in.yaml:3:13: fock_build: expected one of: full, incremental", "found 'incremetal'"});
+  expect_rejected(dir, water + "j_ket_lanes: 12\n",
+                  {"in.yaml:3:14: j_ket_lanes: must be 0 (the default) or a power of two"});
+  expect_rejected(dir, water + "j_ket_lanes: 64\n",
+                  {"in.yaml:3:14: j_ket_lanes: expected an integer in [0, 32]", "found '64'"});
 }
 
 }  // namespace

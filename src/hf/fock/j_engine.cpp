@@ -26,10 +26,10 @@ constexpr std::int64_t kHostFirstChunkBras = 1024;
 
 // A degree's bra rows can be few (a d shell's products with itself: one row per atom), and a
 // warp each then leaves a GPU nearly idle: each bra row's kets are then shared out among up to
-// kMostSegments segments, each a warp, until the launch holds kFillingWarps warps. The host's
-// threads have bra rows enough: one segment.
-constexpr int kFillingWarps =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 8192;
+// kMostSegments segments, each of the bra row's lanes, until the launch holds kFillingLanes
+// lanes (8192 warps). The host's threads have bra rows enough: one segment.
+constexpr int kFillingLanes =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 8192 * 32;
 constexpr int kMostSegments = 16;
 
 }  // namespace
@@ -129,10 +129,15 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
 
 JEngine::~JEngine() = default;
 
+int JEngine::ket_lanes() const {
+  return settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
+}
+
 int JEngine::segments_for(int bra_rows) const {
   if (settings_.ket_segments > 0) return settings_.ket_segments;
   if (bra_rows <= 0) return 1;
-  return std::clamp(kFillingWarps / bra_rows, 1, kMostSegments);
+  const int lanes = std::min(ket_lanes(), kFillingLanes);
+  return std::clamp(kFillingLanes / lanes / bra_rows, 1, kMostSegments);
 }
 
 void JEngine::set_threshold_scale(double scale) {
@@ -145,7 +150,9 @@ void JEngine::add_interactions(double largest_density) {
   const auto& bras = t.owned[BraDegree];
   if (bras.extent(0) == 0 || t.row_count[KetDegree] == 0) return;
   using Class = HermiteInteractions<BraDegree, KetDegree>;
-  const int lanes = settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
+  const int lanes = ket_lanes();
+  const int vector = std::min(lanes, Kokkos::TeamPolicy<Exec>::vector_length_max());
+  const int team_bras = std::max(1, kTeamThreads / vector);
   const int segments = segments_for(bras.extent_int(0));
   Class functor{t.boys,
                 bras,
@@ -171,13 +178,12 @@ void JEngine::add_interactions(double largest_density) {
         double interactions = 0.0;
         functor.first_bra = static_cast<int>(begin);
         functor.end_bra = static_cast<int>(begin + size);
-        const int teams = static_cast<int>((size * segments + kTeamBras - 1) / kTeamBras);
+        const int teams = static_cast<int>((size * segments + team_bras - 1) / team_bras);
         // The reduction's result on the host fences the launch: its time is the chunk's. On the
         // host, the lanes of a vector run one after another, each over its own rows.
-        const int vector = std::min(lanes, Kokkos::TeamPolicy<Exec>::vector_length_max());
         Kokkos::parallel_reduce(
             label,
-            Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(teams, kTeamBras, vector),
+            Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(teams, team_bras, vector),
             functor, interactions);
         last_.primitive_interactions += interactions;
         last_.interactions[BraDegree][KetDegree] += interactions;

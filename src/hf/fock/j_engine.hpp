@@ -100,6 +100,7 @@ class JEngine {
   struct Tables;
   template <int BraDegree, int KetDegree>
   void add_interactions(double largest_density);
+  int ket_lanes() const;  // per bra row (JEngineSettings::ket_lanes)
   // The segments each of `bra_rows` bra rows of one launch has (JEngineSettings::ket_segments).
   int segments_for(int bra_rows) const;
 

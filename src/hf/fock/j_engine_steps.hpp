@@ -140,8 +140,10 @@ struct FillRows {
 // the host, whose threads have bra rows enough.
 constexpr int kKetLanes =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 32;
-// Bra rows per team: a GPU's block then holds four warps.
-constexpr int kTeamBras = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 4;
+// Threads per team: a GPU's block of four warps, each warp one bra row or, with fewer lanes per
+// bra row, several.
+constexpr int kTeamThreads =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 128;
 
 // Step 2 for this rank's rows of one degree, as bras, against every row of another, as kets:
 // each bra row's lanes add into its potential w_t sum over kets q of
