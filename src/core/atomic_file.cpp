@@ -13,6 +13,8 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -24,6 +26,30 @@ namespace kmini {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The temporary files of the writes under way, which a process ended in the middle of one
+// removes (remove_unfinished_temporaries): a write may run in another thread than the ending.
+std::mutex g_unfinished_mutex;
+std::set<std::string> g_unfinished;
+
+// Registers a temporary file for the time it lives: each path out of a write renames or removes
+// it before this ends.
+class Unfinished {
+ public:
+  explicit Unfinished(std::string path) : path_(std::move(path)) {
+    const std::lock_guard<std::mutex> lock(g_unfinished_mutex);
+    g_unfinished.insert(path_);
+  }
+  ~Unfinished() {
+    const std::lock_guard<std::mutex> lock(g_unfinished_mutex);
+    g_unfinished.erase(path_);
+  }
+  Unfinished(const Unfinished&) = delete;
+  Unfinished& operator=(const Unfinished&) = delete;
+
+ private:
+  std::string path_;
+};
 
 std::string folder_of(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
@@ -150,6 +176,7 @@ void write_file_atomically(const std::string& path,
     throw RuntimeFailure("cannot create a temporary file in " + quoted(folder) + ": " +
                          std::strerror(errno));
   }
+  const Unfinished unfinished(temporary);
   auto fail = [&](const char* step) {
     const std::string reason = std::strerror(errno);
     close(fd);
@@ -169,6 +196,12 @@ void write_file_atomically(const std::string& path,
     unlink(temporary.c_str());
     throw RuntimeFailure("cannot rename the report into " + quoted(path) + ": " + reason);
   }
+}
+
+void remove_unfinished_temporaries() {
+  const std::lock_guard<std::mutex> lock(g_unfinished_mutex);
+  for (const std::string& path : g_unfinished)
+    unlink(path.c_str());
 }
 
 void check_writable_path(const std::string& path, const std::string& what) {

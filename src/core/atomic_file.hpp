@@ -19,6 +19,10 @@ namespace kmini {
 void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& produce);
 
+// Removes the temporary files of the writes under way in this process, for a process about to
+// end in the middle of one (core/last_resort.hpp): a write's target keeps its old content.
+void remove_unfinished_temporaries();
+
 // Throws InputError unless `path` can be written: a device or FIFO the process may write, a
 // descriptor open for writing, or else a file whose folder (at the end of its links) exists and
 // takes a new file (one is created there and removed), that is not a folder or socket, nor a

@@ -1,7 +1,10 @@
 #include "core/interrupt.hpp"
 
+#include <semaphore.h>
 #include <signal.h>
 #include <time.h>
+
+#include <cerrno>
 
 #include <csignal>
 
@@ -17,6 +20,14 @@ volatile long g_first_seconds = 0, g_first_nanoseconds = 0;
 // process and then to its process group, and a shell's job control may do alike; ended by such
 // a pair, a run lost its whole report. A person's second Ctrl-C comes later than this.
 constexpr double kSameRequestSeconds = 0.25;
+
+// Posted once, by the first signal's handler (sem_post is async-signal-safe), for
+// wait_for_first's thread.
+struct FirstSignal {
+  sem_t posted;
+  FirstSignal() { sem_init(&posted, 0, 0); }
+};
+FirstSignal g_first_signal;
 
 double seconds_since_first() {
   struct timespec now {};
@@ -38,6 +49,7 @@ extern "C" void on_signal(int signal) {
   g_first_seconds = now.tv_sec;
   g_first_nanoseconds = now.tv_nsec;
   g_received = signal;
+  sem_post(&g_first_signal.posted);
 }
 
 }  // namespace
@@ -68,6 +80,16 @@ int received_before_exit() {
       std::signal(signal, SIG_DFL);
   }
   return received();
+}
+
+int wait_for_first() {
+  while (sem_wait(&g_first_signal.posted) != 0 && errno == EINTR) {
+  }
+  return received();
+}
+
+double seconds_since_signal() {
+  return received() == 0 ? 0.0 : seconds_since_first();
 }
 
 int requested(const Comm& comm) {

@@ -5,7 +5,8 @@
 // points, variants and repetitions, and inside long loops (an SCF's cycles, himeno's iterations,
 // the end of each hf G build, which stops launching at its next class, batch or chunk once
 // received() says so), where stop_if_requested throws Interrupted for the runner to catch: the
-// variant under way is left out, those before it kept.
+// variant under way is left out, those before it kept. Where a signal finds no safe point within
+// 0.7 s (one long launch or library call), core/last_resort.hpp ends the run there.
 #pragma once
 
 #include <algorithm>
@@ -27,6 +28,13 @@ int received();
 // after this call ends the process as the signal's default would, so that none is caught and
 // then never looked at. For the process's last look, before it exits.
 int received_before_exit();
+
+// Blocks the calling thread until the first signal has come, and returns it: for
+// core/last_resort.hpp's thread. Once only: a later call waits for ever.
+int wait_for_first();
+
+// Seconds since the first signal came, 0 before one has.
+double seconds_since_signal();
 
 // Whether any rank was asked to stop: a collective, so that every rank leaves at the same safe
 // point and none waits in a collective the others have left. Returns the signal, or 0.

@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/agreed_input.hpp"
 #include "core/atomic_file.hpp"
 #include "core/ceiling.hpp"
 #include "core/comm.hpp"
@@ -16,10 +17,12 @@
 #include "core/device.hpp"
 #include "core/dry_run.hpp"
 #include "core/error.hpp"
+#include "core/finished_results.hpp"
 #include "core/headline.hpp"
 #include "core/input_file.hpp"
 #include "core/interrupt.hpp"
 #include "core/job_command.hpp"
+#include "core/last_resort.hpp"
 #include "core/progress.hpp"
 #include "core/report.hpp"
 #include "core/results_table.hpp"
@@ -31,13 +34,6 @@
 namespace kmini {
 
 namespace {
-
-std::vector<Override> parse_overrides(const CliOptions& options) {
-  std::vector<Override> overrides;
-  for (const auto& text : options.overrides)
-    overrides.push_back(parse_override(text));
-  return overrides;
-}
 
 std::string default_report_path(const Input& input, ReportFormat format) {
   const std::time_t now = std::time(nullptr);
@@ -116,73 +112,7 @@ int exit_status(const Summary& summary) {
   return static_cast<int>(ExitCode::ok);
 }
 
-// Every rank loads the input itself (a molecule or basis file may be node-local); all must
-// succeed, on the same bytes and overrides. A failure on any rank, or ranks that read different
-// inputs, end every rank with exit 2 and one message, where the job hung with every rank busy
-// or ran different problems.
-Input load_agreed_input(const CliOptions& options, const AppRegistry& registry, const Comm& world) {
-  std::optional<Input> input;
-  std::string problem;
-  try {
-    input.emplace(load_input(options.input, parse_overrides(options), registry));
-  } catch (const InputError& e) {
-    problem = e.what();
-  }
-  if (world.size() == 1) {
-    if (!input) throw InputError(problem);
-    return std::move(*input);
-  }
-  const auto first = [&](bool mine) {
-    return static_cast<int>(world.min(mine ? world.rank() : world.size()));
-  };
-  if (const int failed = first(!input); failed < world.size()) {
-    if (world.rank() == failed) {
-      if (failed == 0) throw InputError(problem);
-      std::cerr << "kmini: error: rank " << failed << ": " << problem << std::endl;
-    }
-    throw RefusedOnAnotherRank();
-  }
-  const auto agree = [&](const std::string& mine, const std::string& problem) {
-    if (const int differs = first(world.broadcast(mine) != mine); differs < world.size()) {
-      if (world.is_root()) throw InputError("rank " + std::to_string(differs) + " " + problem);
-      throw RefusedOnAnotherRank();
-    }
-  };
-  std::uint64_t digest = read_files_digest();
-  for (const std::string& text : options.overrides)
-    digest = fnv1a(text + '\n', digest);
-  agree(std::to_string(digest),
-        "read a different input from rank 0's: the input file, its --set overrides and every "
-        "file it names must be the same on every rank");
-  // Options that decide what every rank does next: ranks that differ in them left each other
-  // waiting in different collectives (exit 4, MPI_ERR_TRUNCATE, or a hang). --report and
-  // --format are rank 0's alone, which writes the report.
-  agree(std::to_string(options.dry_run) + " " + std::to_string(options.ceiling_elements),
-        "was given other options than rank 0: --dry-run and --ceiling-elements must be the same "
-        "on every rank");
-  return std::move(*input);
-}
-
 }  // namespace
-
-// In a launched job every rank checks the input it reads, and the ranks agree on it as `kmini
-// run`'s do, so that the job answers once: rank 0 prints, a rank whose input fails or differs
-// ends every rank with exit 2 and one message.
-int check_command(const CliOptions& options, const AppRegistry& registry) {
-  const Comm world = Comm::world();
-  try {
-    const Input input = load_agreed_input(options, registry, world);
-    std::size_t points = 0;
-    for (const auto& run : input.runs)
-      points += run.points().size();
-    if (world.is_root())
-      std::cout << input.path << ": OK, " << input.runs.size() << " run(s), " << points
-                << " point(s)\n";
-    return static_cast<int>(ExitCode::ok);
-  } catch (const RefusedOnAnotherRank&) {
-    return static_cast<int>(ExitCode::bad_input);
-  }
-}
 
 namespace {
 
@@ -237,30 +167,80 @@ class RunCommand {
   int measure_and_report(const NodePlacement& placement, const std::string& report_path) const {
     const DeviceInfo device = describe_device();
     print_header(out_, world_, device, placement, input_);
+    // Collective, so made here, where every rank is, for the last resort's report too.
+    const Tree meta = meta_section(world_, device, placement, command_line_, input_);
+    FinishedResults finished;
+    // Rank 0 writes the report; the other ranks end when the launcher ends the job.
+    std::optional<LastResort> last_resort;
+    if (world_.is_root()) {
+      last_resort.emplace([this, &meta, &finished, &report_path](int signal) {
+        write_what_finished(meta, finished.copy(), signal, report_path);
+      });
+    }
     const Runner probe_runner(world_, device, {});
     for (const auto& run : input_.runs)
       probe_runner.check_memory(run);
-    Ceilings ceilings = measure_start_ceilings(probe_runner, device);
-    print_ceilings(out_, ceilings);
+    const Ceilings probed = measure_start_ceilings(probe_runner, device);
+    finished.set_ceilings(probed);
+    print_ceilings(out_, probed);
 
-    std::vector<RunResult> results =
-        run_all(Runner(world_, device, ceilings.by_kind(), ceilings.datasheet_gbps));
-    raise_ceilings_to_results(ceilings, results);
-    print_raised_ceilings(out_, ceilings);
-    const std::vector<Headline> headlines = find_headlines(results, input_.reference);
-    const Summary summary = summary_of(results, ceilings, headlines);
-    const Tree report = report_of(device, placement, ceilings, results, headlines, summary);
-    const std::string written = write_report(report, report_path);
-    print_headlines(out_, headlines, summary.reference_device);
-    out_ << summary.line() << "\n"
+    const std::vector<RunResult> results =
+        run_all(Runner(world_, device, probed.by_kind(), probed.datasheet_gbps), finished);
+    const Ending ending = end_of(meta, probed, results);
+    print_raised_ceilings(out_, ending.ceilings);
+    if (last_resort) last_resort->finish();
+    const std::string written = write_report(ending.report, report_path);
+    print_headlines(out_, ending.headlines, ending.summary.reference_device);
+    out_ << ending.summary.line() << "\n"
          << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
     const int status = written != report_path ? static_cast<int>(ExitCode::runtime_failure)
-                                              : final_status(results, summary);
+                                              : final_status(results, ending.summary);
     return stdout_failed(written) ? std::max(status, static_cast<int>(ExitCode::runtime_failure))
                                   : status;
   }
 
  private:
+  // The report and what is printed with it, from the runs' results: the ceilings raised to the
+  // results past them, the headlines, the summary. `signal`, where not 0, is one that stopped
+  // the runs (the last resort's).
+  struct Ending {
+    Ceilings ceilings;
+    std::vector<Headline> headlines;
+    Summary summary;
+    Tree report;
+  };
+  Ending end_of(const Tree& meta, Ceilings ceilings, std::vector<RunResult> results,
+                int signal = 0) const {
+    raise_ceilings_to_results(ceilings, results);
+    Ending ending;
+    ending.headlines = find_headlines(results, input_.reference);
+    ending.summary = summary_of(results, ceilings, ending.headlines);
+    if (signal != 0) ending.summary.interrupted = signal;
+    ending.report = report_of(meta, ceilings, results, ending.headlines, ending.summary);
+    ending.ceilings = std::move(ceilings);
+    return ending;
+  }
+
+  // The last resort's ending (core/last_resort.hpp), on its own thread: the report of what had
+  // finished when `signal` found no safe point in time, and its summary on stderr (standard
+  // output is the run's thread's).
+  void write_what_finished(const Tree& meta, FinishedResults::Copy finished, int signal,
+                           const std::string& path) const {
+    if (!finished.ceilings) {
+      finished.ceilings.emplace();
+      finished.ceilings->reason =
+          std::string("stopped by ") + interrupt::name(signal) + " during the probe";
+    }
+    if (finished.running) finished.runs.back().interrupted = signal;
+    const Ending ending = end_of(meta, *finished.ceilings, std::move(finished.runs), signal);
+    const std::string written = write_report(ending.report, path);
+    std::cerr << "\nkmini: " << interrupt::name(signal) << " found no safe point within "
+              << LastResort::kSeconds << " s (inside one launch or library call): stopped there\n"
+              << ending.summary.line() << "\n"
+              << "report: " << (written.empty() ? "none (see the error above)" : written)
+              << std::endl;
+  }
+
   // Whether standard output lost what was printed (a closed pipe, a full disk: SIGPIPE is
   // ignored during runs, so such writes fail instead of ending the process); says so on stderr,
   // pointing at the report, which holds every result.
@@ -288,11 +268,13 @@ class RunCommand {
   }
 
   // Every run in turn, each point's rows printed as it ends; stops after an interrupted run.
-  std::vector<RunResult> run_all(const Runner& runner) const {
+  std::vector<RunResult> run_all(const Runner& runner, FinishedResults& finished) const {
     std::vector<RunResult> results;
     for (const auto& run : input_.runs) {
       print_run_heading(out_, run);
-      results.push_back(run_one(runner, run));
+      finished.begin_run(run);
+      results.push_back(run_one(runner, run, finished));
+      finished.end_run(results.back());
       out_.flush();
       if (results.back().interrupted != 0) {
         out_ << "  stopped by " << interrupt::name(results.back().interrupted)
@@ -303,9 +285,10 @@ class RunCommand {
     return results;
   }
 
-  RunResult run_one(const Runner& runner, const RunSpec& run) const {
+  RunResult run_one(const Runner& runner, const RunSpec& run, FinishedResults& finished) const {
     try {
       return runner.run(run, [&](const std::vector<VariantResult>& point) {
+        finished.add_point(point);
         print_point(out_, run, point);
         // A file or pipe buffers stdout in blocks: each point's rows go out when printed, so
         // that a run killed later keeps what it showed.
@@ -340,12 +323,11 @@ class RunCommand {
     return summary;
   }
 
-  Tree report_of(const DeviceInfo& device, const NodePlacement& placement, const Ceilings& ceilings,
-                 const std::vector<RunResult>& results, const std::vector<Headline>& headlines,
-                 const Summary& summary) const {
+  Tree report_of(const Tree& meta, const Ceilings& ceilings, const std::vector<RunResult>& results,
+                 const std::vector<Headline>& headlines, const Summary& summary) const {
     Tree report = Tree::map();
     report["kmini_report"] = 1;
-    report["meta"] = meta_section(world_, device, placement, command_line_, input_);
+    report["meta"] = meta;
     report["ceilings"] = ceilings.to_tree();
     Tree runs = Tree::list();
     for (const auto& r : results)
