@@ -6,7 +6,7 @@
 // the end of each hf G build, which stops launching at its next class, batch or chunk once
 // received() says so), where stop_if_requested throws Interrupted for the runner to catch: the
 // variant under way is left out, those before it kept. Where a signal finds no safe point within
-// 0.7 s (one long launch or library call), core/last_resort.hpp ends the run there.
+// 0.6 s (one long launch or library call), core/last_resort.hpp ends the run there.
 #pragma once
 
 #include <algorithm>

@@ -20,7 +20,7 @@ class LastResort {
  public:
   // Past the safe points' usual latency (0.1-0.6 s on a loaded host), within the second that a
   // signal may wait, with time left for the report's write.
-  static constexpr double kSeconds = 0.7;
+  static constexpr double kSeconds = 0.6;
 
   explicit LastResort(std::function<void(int signal)> write_what_finished);
   // The run ended its own way: the thread does nothing more (as finish()).

@@ -6,7 +6,7 @@
 #     signal; the safe points come between repetitions and himeno's iterations too, so that a
 #     signal during a run's only variant is neither lost nor kept waiting for the variant's end;
 #     inside one long launch, which no safe point cuts, the last resort writes the same report
-#     0.7 s after the signal and ends the process with the same status;
+#     0.6 s after the signal and ends the process with the same status;
 #   - whose standard output is a closed pipe or a full disk, a run still writes its report, says
 #     so on stderr, and exits 4;
 #   - whose report folder vanished while it ran, a run writes the report to the working folder
@@ -200,7 +200,7 @@ grep -q 'reason: "stopped by SIGTERM during the probe"' "$scratch/r-probe.yaml" 
 
 check "SIGTERM inside one long launch: exit 143 within 3 s, the first point in the report"
 # One atomic per value into one sum, over 2^27 values: seconds in one launch on two cores, which
-# no safe point cuts; the last resort (core/last_resort.hpp) ends the run 0.7 s after the signal.
+# no safe point cuts; the last resort (core/last_resort.hpp) ends the run 0.6 s after the signal.
 expect_prompt_stop launch 'app: reduce\nvariant: [atomic_each]\nelements: [1000, 134217728]\nrepetitions: 2\n' 2.5 0 3
 grep -q 'elements: 1000$' "$scratch/r-launch.yaml" || fail "the finished point is not in the report"
 grep -q 'status: "interrupted"' "$scratch/r-launch.yaml" || fail "the run is not marked interrupted"
