@@ -158,10 +158,12 @@ std::vector<ParamSpec> hf_params() {
                  "default execution space whatever the variant), and K by the quartets whose "
                  "exchange updates the screen keeps, made by the variant's update")
           .sweepable(),
-      ParamSpec::integer("j_ket_lanes", 0,
-                         "fock_algorithm split: the threads that share out one bra row's ket "
-                         "rows in the J engine, a power of two up to 32 (several bra rows to a "
-                         "warp below 32); 0: a warp on a GPU, one on the host")
+      ParamSpec::integer(
+          "j_ket_lanes", 0,
+          "fock_algorithm split: the threads that share out one bra row's ket "
+          "rows in the J engine, a power of two up to 32 (several bra rows to a "
+          "warp below 32); 0: on a GPU 4 for bra rows of Hermite degree 0 and 8 above, "
+          "one on the host")
           .range(0, 32)
           .sweepable(),
       ParamSpec::integer("full_rebuild_every", 8,

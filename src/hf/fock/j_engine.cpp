@@ -99,7 +99,7 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   std::size_t most_segment_sums = 0;
   for (int d = 0; d < kDegrees; ++d) {
     const int owned = static_cast<int>(rows.owned[d].size());
-    const int segments = segments_for(owned);
+    const int segments = segments_for(d, owned);
     if (segments > 1)
       most_segment_sums = std::max(most_segment_sums, std::size_t(owned) * std::size_t(segments) *
                                                           std::size_t(components_up_to(d)));
@@ -129,14 +129,17 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
 
 JEngine::~JEngine() = default;
 
-int JEngine::ket_lanes() const {
-  return settings_.ket_lanes > 0 ? settings_.ket_lanes : kKetLanes;
+int JEngine::ket_lanes(int bra_degree) const {
+  if (settings_.ket_lanes > 0) return settings_.ket_lanes;
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
+             ? 1
+             : (bra_degree == 0 ? kKetLanesOfDegreeZero : kKetLanesAbove);
 }
 
-int JEngine::segments_for(int bra_rows) const {
+int JEngine::segments_for(int bra_degree, int bra_rows) const {
   if (settings_.ket_segments > 0) return settings_.ket_segments;
   if (bra_rows <= 0) return 1;
-  const int lanes = std::min(ket_lanes(), kFillingLanes);
+  const int lanes = std::min(ket_lanes(bra_degree), kFillingLanes);
   return std::clamp(kFillingLanes / lanes / bra_rows, 1, kMostSegments);
 }
 
@@ -150,10 +153,10 @@ void JEngine::add_interactions(double largest_density) {
   const auto& bras = t.owned[BraDegree];
   if (bras.extent(0) == 0 || t.row_count[KetDegree] == 0) return;
   using Class = HermiteInteractions<BraDegree, KetDegree>;
-  const int lanes = ket_lanes();
+  const int lanes = ket_lanes(BraDegree);
   const int vector = std::min(lanes, Kokkos::TeamPolicy<Exec>::vector_length_max());
   const int team_bras = std::max(1, kTeamThreads / vector);
-  const int segments = segments_for(bras.extent_int(0));
+  const int segments = segments_for(BraDegree, bras.extent_int(0));
   Class functor{t.boys,
                 bras,
                 t.rows[BraDegree],

@@ -51,8 +51,8 @@ struct JEngineSettings {
   std::int64_t chunk_bras = std::int64_t{1} << 18;
   std::int64_t smallest_chunk_bras = 256;
   double launch_seconds = TimedChunks::kBoundSeconds;
-  // Threads per bra row, sharing out the ket rows (at most a team's vector length); 0: a warp
-  // on a GPU, one on the host.
+  // Threads per bra row, sharing out the ket rows (at most a team's vector length); 0: on a
+  // GPU, by the bra rows' degree (4 for degree 0, 8 above), one on the host.
   int ket_lanes = 0;
   // Segments of ket_lanes each per bra row, each writing its sums apart; 0: enough that the
   // launches of a degree with few bra rows fill a GPU (at most 16), one on the host.
@@ -100,9 +100,11 @@ class JEngine {
   struct Tables;
   template <int BraDegree, int KetDegree>
   void add_interactions(double largest_density);
-  int ket_lanes() const;  // per bra row (JEngineSettings::ket_lanes)
-  // The segments each of `bra_rows` bra rows of one launch has (JEngineSettings::ket_segments).
-  int segments_for(int bra_rows) const;
+  // Per bra row of `bra_degree` (JEngineSettings::ket_lanes).
+  int ket_lanes(int bra_degree) const;
+  // The segments each of `bra_rows` bra rows of `bra_degree` in one launch has
+  // (JEngineSettings::ket_segments).
+  int segments_for(int bra_degree, int bra_rows) const;
 
   JEngineSettings settings_;
   std::unique_ptr<Tables> tables_;

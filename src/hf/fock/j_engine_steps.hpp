@@ -136,10 +136,10 @@ struct FillRows {
   }
 };
 
-// Lanes per bra row by default: a warp on a GPU, whose lanes share out the ket rows; one on
-// the host, whose threads have bra rows enough.
-constexpr int kKetLanes =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 32;
+// Lanes per bra row by default on a GPU, by the bra rows' Hermite degree: an s-s product's row
+// has few kets that its screen keeps, and a warp's lanes idled over them; the host's one lane
+// a row has its threads' bra rows enough (docs/notes/hf-j-engine.md has the measurements).
+constexpr int kKetLanesOfDegreeZero = 4, kKetLanesAbove = 8;
 // Threads per team: a GPU's block of four warps, each warp one bra row or, with fewer lanes per
 // bra row, several.
 constexpr int kTeamThreads =
