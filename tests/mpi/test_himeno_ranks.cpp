@@ -203,8 +203,15 @@ TEST(HimenoRanks, CheckRefusesTheCudaIpcThatTheRunRefuses) {
   const ProcessResult r = mpirun(2, {"check", input}, 1);
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_CONTAINS(r.err, "in.yaml:4:17: halo_transport: cuda_ipc needs the CUDA backend");
-  // One rank exchanges no halo: the run accepts it, and so does check.
-  EXPECT_EQ(mpirun(1, {"check", input}, 1).exit_code, 0);
+  // One rank exchanges no halo, yet the input would fail on more: check and the run refuse it
+  // there too, as hf's g_sum_transport (both said OK on one rank).
+  const ProcessResult one = mpirun(1, {"check", input}, 1);
+  EXPECT_EQ(one.exit_code, 2) << one.out << one.err;
+  EXPECT_CONTAINS(one.err, "in.yaml:4:17: halo_transport: cuda_ipc needs the CUDA backend");
+  const ProcessResult run =
+      mpirun(1, {"run", input, "--report", dir.file("r.yaml"), "--ceiling-elements", "0"}, 1);
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
 }
 
 // The temporal sweep on three ranks along i (its default split): each pass exchanges a halo
