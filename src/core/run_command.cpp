@@ -180,6 +180,9 @@ class RunCommand {
     const Runner probe_runner(world_, device, {});
     for (const auto& run : input_.runs)
       probe_runner.check_memory(run);
+    // A file or pipe buffers stdout in blocks: the header goes out before the probe and the
+    // runs, so that one watching the output (or a run killed early) sees what runs where.
+    out_.flush();
     const Ceilings probed = measure_start_ceilings(probe_runner, device);
     finished.set_ceilings(probed);
     print_ceilings(out_, probed);
@@ -272,6 +275,7 @@ class RunCommand {
     std::vector<RunResult> results;
     for (const auto& run : input_.runs) {
       print_run_heading(out_, run);
+      out_.flush();
       finished.begin_run(run);
       results.push_back(run_one(runner, run, finished));
       finished.end_run(results.back());
@@ -307,6 +311,8 @@ class RunCommand {
       failed.spec = &run;
       failed.error = e.what();
       out_ << "  error: " << e.what() << "\n\n";
+      // stderr too, where one who sends stdout elsewhere looks for errors.
+      std::cerr << "kmini: error: " << run.label() << ": " << e.what() << std::endl;
       return failed;
     }
   }

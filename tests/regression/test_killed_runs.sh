@@ -25,6 +25,7 @@ set -m
 
 [ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 KMINI SCRATCH_DIR [MPIRUN]" >&2; exit 1; }
 kmini=$(realpath "$1")
+source_root=$(cd "$(dirname "$0")/../.." && pwd)
 scratch=$(realpath -m "$2")
 mpirun=${3-}
 
@@ -206,6 +207,46 @@ grep -q 'elements: 1000$' "$scratch/r-launch.yaml" || fail "the finished point i
 grep -q 'status: "interrupted"' "$scratch/r-launch.yaml" || fail "the run is not marked interrupted"
 grep -q "INTERRUPTED: 1 of 1 results passed validation before SIGTERM stopped it" \
   "$scratch/out-launch.txt" || fail "no INTERRUPTED line: $(cat "$scratch/out-launch.txt")"
+
+check "stdout a file: the header out before the first point ends"
+# A file block-buffers stdout: the banner and the run's heading waited in the buffer until the
+# first point's rows, and a run killed before then had shown nothing.
+printf 'app: himeno\nsize: S\niterations: 100000000\nvalidate: first\n' >"$scratch/header.yaml"
+"$kmini" run "$scratch/header.yaml" --ceiling-elements 0 --report "$scratch/r-header.yaml" \
+  >"$scratch/out-header.txt" 2>"$scratch/err-header.txt" &
+pid=$!
+for _ in $(seq 1 300); do
+  grep -q '^== himeno' "$scratch/out-header.txt" 2>/dev/null && break
+  sleep 0.1
+done
+grep -q '^kmini: 1 run(s) from ' "$scratch/out-header.txt" || fail "no banner on stdout while it runs"
+grep -q '^== himeno' "$scratch/out-header.txt" || fail "no run heading on stdout while it runs"
+kill -TERM $pid
+wait_within 10
+[ $status -eq 143 ] || fail "exit $status, expected 143"
+
+check "a run that fails at runtime says so on stderr too: exit 4"
+# The Sobol table that a suite's second run reads, gone after its first run's first point: the
+# error went to stdout alone, which a user who sends stdout elsewhere does not see.
+cp "$source_root/inputs/sobol/new-joe-kuo-6.21201" "$scratch/sobol.txt"
+{
+  printf 'runs:\n  - app: stream\n    repetitions: 20\n    variant: [copy]\n    elements: ['
+  for i in $(seq 1 59); do printf '%d, ' $((2000000 + i)); done
+  printf '2000060]\n'
+  printf '  - app: bridge\n    paths: 64\n    normals: sobol\n    sobol_table: %s\n' "$scratch/sobol.txt"
+} >"$scratch/suite.yaml"
+"$kmini" run "$scratch/suite.yaml" --ceiling-elements 0 --report "$scratch/r-suite.yaml" \
+  >"$scratch/out-suite.txt" 2>"$scratch/err-suite.txt" &
+pid=$!
+for _ in $(seq 1 600); do
+  grep -q 'elements=2000001' "$scratch/out-suite.txt" 2>/dev/null && break
+  sleep 0.1
+done
+rm -f "$scratch/sobol.txt"
+wait_within 120
+[ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-suite.txt" "$scratch/err-suite.txt")"
+grep -q 'kmini: error: .*Sobol' "$scratch/err-suite.txt" ||
+  fail "the run's error is not on stderr: $(cat "$scratch/err-suite.txt")"
 
 check "standard output a full disk, then a closed pipe: the report written, exit 4"
 printf 'app: stream\nelements: 100000\nrepetitions: 3\n' >"$scratch/small.yaml"
