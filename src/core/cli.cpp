@@ -1,6 +1,8 @@
 #include "core/cli.hpp"
 
 #include <charconv>
+#include <map>
+#include <string>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -136,6 +138,15 @@ CliOptions parse_command_line(const std::vector<std::string>& args) {
   auto require = [&](bool allowed, const std::string& flag) {
     if (!allowed) throw InputError(flag + " does not apply to this command (see kmini --help)");
   };
+  // An option that takes one value, given twice: the later one silently won.
+  std::map<std::string, std::string> given;
+  auto once = [&](const std::string& flag, const std::string& value, const std::string& why) {
+    const auto [earlier, first] = given.emplace(flag, value);
+    if (!first) {
+      throw InputError(flag + " given twice (" + quoted(earlier->second) + " and " + quoted(value) +
+                       "); " + why);
+    }
+  };
   using Command = CliOptions::Command;
   while (!reader.done()) {
     const std::string arg = reader.take();
@@ -152,13 +163,11 @@ CliOptions parse_command_line(const std::vector<std::string>& args) {
     } else if (is_flag(arg, "--report")) {
       const std::string path = reader.value_of(arg, "--report");
       if (path.empty()) throw InputError("--report needs a file name");
-      if (!options.report_path.empty()) {
-        throw InputError("--report given twice (" + quoted(options.report_path) + " and " +
-                         quoted(path) + "); a run writes one report");
-      }
+      once("--report", path, "a run writes one report");
       options.report_path = path;
     } else if (is_flag(arg, "--format")) {
       const std::string format = reader.value_of(arg, "--format");
+      once("--format", format, "a run writes one report");
       if (format == "yaml") {
         options.format = ReportFormat::yaml;
       } else if (format == "json") {
@@ -168,6 +177,7 @@ CliOptions parse_command_line(const std::vector<std::string>& args) {
       }
     } else if (is_flag(arg, "--ceiling-elements")) {
       const std::string value = reader.value_of(arg, "--ceiling-elements");
+      once("--ceiling-elements", value, "a run measures one probe");
       options.ceiling_elements = parse_count(value, "--ceiling-elements");
       // The probe is a stream run, whose arrays hold at most 10^12 elements; past that its own
       // check would name "bandwidth probe", not the option.

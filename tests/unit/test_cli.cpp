@@ -94,6 +94,20 @@ TEST(Cli, UsageErrors) {
   EXPECT_CONTAINS(error_of({"check", "a.yaml", "--dry-run"}), "--dry-run does not apply");
 }
 
+// An option of one value given twice is refused, as --report was alone: the later one silently
+// won for --format and --ceiling-elements.
+TEST(Cli, AnOptionOfOneValueGivenTwiceIsRefused) {
+  EXPECT_CONTAINS(error_of({"run", "a.yaml", "--report", "r.yaml", "--report", "s.yaml"}),
+                  "--report given twice ('r.yaml' and 's.yaml')");
+  EXPECT_CONTAINS(error_of({"run", "a.yaml", "--format", "json", "--format", "yaml"}),
+                  "--format given twice ('json' and 'yaml')");
+  EXPECT_CONTAINS(error_of({"run", "a.yaml", "--ceiling-elements=0", "--ceiling-elements", "5"}),
+                  "--ceiling-elements given twice ('0' and '5')");
+  // Options that add to a list, or set a flag, may come again.
+  EXPECT_EQ(parse({"run", "a.yaml", "--set", "x.a=1", "--set", "x.b=2"}).overrides.size(), 2u);
+  EXPECT_TRUE(parse({"run", "a.yaml", "--dry-run", "--dry-run"}).dry_run);
+}
+
 // Either spelling of the thread count reaches Kokkos as the one its version reads: 3.4 to 3.6
 // know only --kokkos-threads, 4.3 on only --kokkos-num-threads.
 TEST(KokkosFlags, ThreadCountIsSpelledForTheVersion) {
