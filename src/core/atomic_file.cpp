@@ -87,14 +87,17 @@ struct WriteTarget {
   int descriptor = -1;  // >= 0: write to this descriptor
   std::string path;     // else this path, which is no link
   bool through_link = false;
+  bool loops = false;  // links that lead back to themselves: no file to write
 };
+
+// As many links as the kernel follows before ELOOP.
+constexpr int kMostLinks = 40;
 
 WriteTarget write_target_of(const std::string& path) {
   const std::string own_descriptors = "/proc/" + std::to_string(getpid()) + "/fd";
   fs::path current = fs::absolute(path);
   int links = 0;
-  // As many links as the kernel follows before ELOOP.
-  for (; links < 40; ++links) {
+  for (; links < kMostLinks; ++links) {
     std::error_code ec;
     const fs::path folder = fs::weakly_canonical(current.parent_path(), ec);
     if (!ec) current = folder / current.filename();
@@ -110,7 +113,7 @@ WriteTarget write_target_of(const std::string& path) {
     if (ec) break;
     current = target.is_absolute() ? target : current.parent_path() / target;
   }
-  return {-1, current.string(), links > 0};
+  return {-1, current.string(), links > 0, links == kMostLinks};
 }
 
 // A device or FIFO takes the content as a stream: it is opened and written, where a rename would
@@ -167,6 +170,8 @@ void write_file_atomically(const std::string& path,
   const std::string text = content.str();
 
   const WriteTarget target = write_target_of(path);
+  if (target.loops)
+    throw RuntimeFailure("cannot write " + quoted(path) + ": it is a loop of symbolic links");
   if (target.descriptor >= 0) return write_to_descriptor(target.descriptor, path, text);
   if (written_directly(target.path)) return write_to_stream_file(target.path, path, text);
   const std::string folder = folder_of(target.path);
@@ -218,6 +223,11 @@ void check_writable_path(const std::string& path, const std::string& what) {
                        std::to_string(target.descriptor) + ", which is not open for writing");
     }
     return;
+  }
+  if (target.loops) {
+    throw InputError(what + " " + quoted(path) +
+                     ": is a loop of symbolic links, which leads to no file (a write would "
+                     "replace one of the links)");
   }
   const std::string& file = target.path;
   const std::string shown =

@@ -173,6 +173,13 @@ TEST(BadInput, ReportPathsThatARenameWouldDestroy) {
       kmini({"run", input, "--report", dir.file("a.yaml"), "--report", dir.file("b.yaml")}),
       "--report given twice");
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
+  // Links that lead back to themselves lead to no file: the rename replaced one of them.
+  ASSERT_EQ(symlink("loop2", dir.file("loop1").c_str()), 0);
+  ASSERT_EQ(symlink("loop1", dir.file("loop2").c_str()), 0);
+  expect_bad_input(kmini({"run", input, "--report", dir.file("loop1")}),
+                   "--report '" + dir.file("loop1") + "': is a loop of symbolic links");
+  std::error_code ec;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("loop1"), ec)) << "the link was replaced";
 }
 
 // A link is written through to its target and kept, where the rename replaced the link (as root,
