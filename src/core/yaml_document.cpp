@@ -1,5 +1,6 @@
 #include "core/yaml_document.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -66,6 +67,16 @@ std::size_t overlong_key(const std::string& text, const YAML::Mark& mark) {
 // documents are counted through the parser, at most three, and a document that starts where
 // the last one did is that ','.
 YAML::Node load_one_document(const std::string& text, const std::string& origin) {
+  // yaml-cpp reads a NUL byte as another character (a backspace in a plain scalar, or an escape
+  // it names as nothing): found first, by its own line and column.
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+    const std::size_t line_start = text.rfind('\n', nul);
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + nul, '\n'));
+    const int column =
+        static_cast<int>(nul - (line_start == std::string::npos ? 0 : line_start + 1)) + 1;
+    throw InputError(SourceMark{origin, line, column}.str() +
+                     ": a NUL byte (0x00), which YAML text never holds (a binary file?)");
+  }
   try {
     std::istringstream stream(text);
     YAML::Parser parser(stream);

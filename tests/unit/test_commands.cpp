@@ -100,6 +100,15 @@ TEST(BadInput, MalformedYaml) {
   expect_run_rejects("app: stream\nelements: [1, 2\n", "in.yaml:3:1: malformed YAML");
 }
 
+// yaml-cpp read a NUL as a backspace inside a value ("control character 0x08") and as an escape
+// it named as nothing at a line's end: the byte is named where it is.
+TEST(BadInput, ANulByteIsNamedAtItsLineAndColumn) {
+  expect_run_rejects(std::string("app: stream\nlabel: a\0b\n", 23),
+                     "in.yaml:2:9: a NUL byte (0x00)");
+  expect_run_rejects(std::string("app: stream\nlabel: ab\0\n", 23),
+                     "in.yaml:2:10: a NUL byte (0x00)");
+}
+
 TEST(BadInput, EmptyFile) {
   expect_run_rejects("", "the input is empty");
 }
