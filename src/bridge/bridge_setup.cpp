@@ -1,6 +1,8 @@
 #include "bridge/bridge_setup.hpp"
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <variant>
@@ -145,6 +147,43 @@ std::vector<double> factor_of(const Params& params, int dim) {
   return factor;
 }
 
+// The paths' values, x0 + C W(t), and the check's sums of their squares over up to 10^12 paths
+// stay finite in the paths' precision: each component's start, and its spread (ten standard
+// deviations at t_N), at most sqrt(largest) / 10^6, rounded down to a power of ten. Past that (x0:
+// [1e308], or times reaching 1e308, or 1e300 in float), runs went ahead and failed their check with
+// inf.
+void check_finite_paths(const Params& params, const BridgeModel& model) {
+  const bool single = precision_of(params) == Precision::float32;
+  // A round number: 1e13 in float, 1e148 in double.
+  const double bound = std::pow(
+      10.0, std::floor(std::log10(std::sqrt(single ? double{std::numeric_limits<float>::max()}
+                                                   : std::numeric_limits<double>::max()) /
+                                  1e6)));
+  const std::string within =
+      "; at most " + format_number(bound) + " in " + (single ? "float" : "double") +
+      ", so that the paths and the check's sums of their squares stay finite";
+  const double span = model.grid.at(model.grid.steps()) - model.grid.t0;
+  const int dim = model.dim;
+  for (int c = 0; c < dim; ++c) {
+    double row = 0.0;
+    for (int j = 0; j < dim; ++j)
+      row += model.factor[static_cast<std::size_t>(c * dim + j)] *
+             model.factor[static_cast<std::size_t>(c * dim + j)];
+    const double start = model.x0[static_cast<std::size_t>(c)];
+    if (!(std::abs(start) <= bound)) {
+      params.reject("x0",
+                    "component " + std::to_string(c + 1) + " is " + format_number(start) + within);
+    }
+    const double spread = 10.0 * std::sqrt(row) * std::sqrt(span);
+    if (!(spread <= bound)) {
+      params.reject(params.has("times") ? "times" : "T",
+                    "component " + std::to_string(c + 1) +
+                        " spreads ten standard deviations, 10 sqrt(t_N - t0) |C row|, to " +
+                        format_number(spread) + within);
+    }
+  }
+}
+
 BridgeModel model_of(const Params& params) {
   BridgeModel model;
   model.grid = grid_of(params);
@@ -160,6 +199,7 @@ BridgeModel model_of(const Params& params) {
                             " (the dimension), found " + std::to_string(x0.size()));
   }
   model.factor = factor_of(params, model.dim);
+  check_finite_paths(params, model);
   return model;
 }
 

@@ -1013,6 +1013,29 @@ TEST(BridgeBadInput, TimesNotStrictlyIncreasingOrNotAfterT0) {
   expect_rejected("t0: 2\nT: 1\n", "T: times must increase strictly from t0: t_1 = ");
 }
 
+// Values whose paths, or the check's sums of their squares, pass the precision's largest: these
+// ran and failed their check with inf (exit 3). The bound is sqrt(largest) / 10^6 rounded down
+// to a power of ten: 1e13 in float, 1e148 in double; inside it, the input is accepted.
+TEST(BridgeBadInput, StartsAndSpreadsPastThePrecisionsRange) {
+  expect_run_rejected("x0: [1e308]\nprecision: double\n",
+                      "in.yaml:2:5: x0: component 1 is 1e+308; at most 1e+148 in double");
+  expect_rejected("x0: [0, 1e300]\ndimension: 2\n",
+                  "x0: component 2 is 1e+300; at most 1e+13 in float");
+  expect_run_rejected("times: [0.5, 1e308]\nprecision: double\n",
+                      "in.yaml:2:8: times: component 1 spreads ten standard deviations");
+  expect_rejected("T: 1e30\n",
+                  "T: component 1 spreads ten standard deviations, 10 sqrt(t_N - "
+                  "t0) |C row|, to 1e+16; at most 1e+13 in float");
+  expect_rejected("covariance_factor: [[1, 0], [1e13, 1]]\ndimension: 2\n",
+                  "T: component 2 spreads");
+  for (const char* fits : {"x0: [1e12]\n", "T: 1e22\n", "x0: [1e147]\nprecision: double\n"}) {
+    TempDir dir;
+    const ProcessResult r =
+        kmini({"check", dir.write("in.yaml", std::string("app: bridge\n") + fits)});
+    EXPECT_EQ(r.exit_code, 0) << fits << r.err;
+  }
+}
+
 TEST(BridgeBadInput, TimesWithStepsOrT) {
   expect_run_rejected("times: [0.1, 0.2]\nsteps: 2\n",
                       "times: give either times or steps and T, not both");
