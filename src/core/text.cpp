@@ -87,11 +87,15 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 }
 
 bool parse_finite_number(const std::string& word, double& value) {
+  // strtod also reads hexadecimal (0x10 was taken as 16 Angstrom), inf and nan.
+  if (word.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
   const char* begin = word.c_str();
   char* end = nullptr;
   errno = 0;
   value = std::strtod(begin, &end);
-  return end != begin && *end == '\0' && errno == 0 && std::isfinite(value);
+  // ERANGE on underflow too (1e-320): the value is what it rounds to, not "not a number".
+  return end != begin && *end == '\0' && std::isfinite(value) &&
+         (errno == 0 || (errno == ERANGE && std::fabs(value) < 1.0));
 }
 
 std::vector<std::string> split_words(const std::string& line) {

@@ -22,7 +22,8 @@ std::string join_words(const std::vector<std::string>& words, const char* separa
 // empty otherwise. Drives the "did you mean" of config errors.
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
-// The whole of `word` as a finite number (strtod's syntax), or false.
+// The whole of `word` as a finite number in decimal notation (digits, a point, an exponent; no
+// hexadecimal, inf or nan), or false. A value too small for a double is taken as it rounds.
 bool parse_finite_number(const std::string& word, double& value);
 
 // The words of `line`, split at white space.

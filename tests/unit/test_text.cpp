@@ -35,6 +35,24 @@ TEST(Text, ClosestMatchOnlyForLikelyTypos) {
   EXPECT_EQ(closest_match("zzz", words), "");
 }
 
+// Molecule and basis numbers: decimal only (strtod took 0x10 for 16 Angstrom), nothing
+// infinite, and an underflowing value as it rounds (1e-320 was called "not a number").
+TEST(Text, FiniteNumbersInDecimalNotation) {
+  double value = -1.0;
+  EXPECT_TRUE(parse_finite_number("-1.5e-3", value));
+  EXPECT_EQ(value, -1.5e-3);
+  EXPECT_TRUE(parse_finite_number("+.5", value));
+  EXPECT_EQ(value, 0.5);
+  EXPECT_TRUE(parse_finite_number("1e-400", value));
+  EXPECT_EQ(value, 0.0);
+  EXPECT_TRUE(parse_finite_number("1e-320", value));
+  EXPECT_GT(value, 0.0);
+  for (const char* word : {"0x10", "0X1p3", "inf", "-infinity", "nan", "1e400", "-1e309", "1,5", "",
+                           "1e", "e5", "1.2.3"}) {
+    EXPECT_FALSE(parse_finite_number(word, value)) << word;
+  }
+}
+
 TEST(Params, Formatting) {
   EXPECT_EQ(format_value(Value{std::vector<std::int64_t>{1, 10}}), "[1, 10]");
   EXPECT_EQ(format_value(Value{true}), "true");
