@@ -208,19 +208,28 @@ grep -q 'status: "interrupted"' "$scratch/r-launch.yaml" || fail "the run is not
 grep -q "INTERRUPTED: 1 of 1 results passed validation before SIGTERM stopped it" \
   "$scratch/out-launch.txt" || fail "no INTERRUPTED line: $(cat "$scratch/out-launch.txt")"
 
+# kmini run NAME.yaml in the background, stdout and stderr apart (out-NAME.txt, err-NAME.txt),
+# the process id in $pid; returns once PATTERN is on its stdout, or after SECONDS.
+start_and_wait_for() {
+  "$kmini" run "$scratch/$1.yaml" --ceiling-elements 0 --report "$scratch/r-$1.yaml" \
+    >"$scratch/out-$1.txt" 2>"$scratch/err-$1.txt" &
+  pid=$!
+  for _ in $(seq 1 $(($3 * 10))); do
+    grep -q "$2" "$scratch/out-$1.txt" 2>/dev/null && return
+    sleep 0.1
+  done
+}
+
 check "stdout a file: the header out before the first point ends"
 # A file block-buffers stdout: the banner and the run's heading waited in the buffer until the
 # first point's rows, and a run killed before then had shown nothing.
 printf 'app: himeno\nsize: S\niterations: 100000000\nvalidate: first\n' >"$scratch/header.yaml"
-"$kmini" run "$scratch/header.yaml" --ceiling-elements 0 --report "$scratch/r-header.yaml" \
-  >"$scratch/out-header.txt" 2>"$scratch/err-header.txt" &
-pid=$!
-for _ in $(seq 1 300); do
-  grep -q '^== himeno' "$scratch/out-header.txt" 2>/dev/null && break
-  sleep 0.1
-done
-grep -q '^kmini: 1 run(s) from ' "$scratch/out-header.txt" || fail "no banner on stdout while it runs"
-grep -q '^== himeno' "$scratch/out-header.txt" || fail "no run heading on stdout while it runs"
+start_and_wait_for header '^== himeno' 30
+# A failed check here would leave the run going for ever: it is ended first.
+grep -q '^kmini: 1 run(s) from ' "$scratch/out-header.txt" ||
+  { kill -KILL $pid; fail "no banner on stdout while it runs"; }
+grep -q '^== himeno' "$scratch/out-header.txt" ||
+  { kill -KILL $pid; fail "no run heading on stdout while it runs"; }
 kill -TERM $pid
 wait_within 10
 [ $status -eq 143 ] || fail "exit $status, expected 143"
@@ -235,13 +244,7 @@ cp "$source_root/inputs/sobol/new-joe-kuo-6.21201" "$scratch/sobol.txt"
   printf '2000060]\n'
   printf '  - app: bridge\n    paths: 64\n    normals: sobol\n    sobol_table: %s\n' "$scratch/sobol.txt"
 } >"$scratch/suite.yaml"
-"$kmini" run "$scratch/suite.yaml" --ceiling-elements 0 --report "$scratch/r-suite.yaml" \
-  >"$scratch/out-suite.txt" 2>"$scratch/err-suite.txt" &
-pid=$!
-for _ in $(seq 1 600); do
-  grep -q 'elements=2000001' "$scratch/out-suite.txt" 2>/dev/null && break
-  sleep 0.1
-done
+start_and_wait_for suite 'elements=2000001' 60
 rm -f "$scratch/sobol.txt"
 wait_within 120
 [ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-suite.txt" "$scratch/err-suite.txt")"
