@@ -175,8 +175,7 @@ Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std
   // A signal during the probe: no ceiling (its variants may not all have run), and the runs
   // that follow stop at their first safe point.
   if (result.interrupted != 0) {
-    ceilings.reason =
-        std::string("stopped by ") + interrupt::name(result.interrupted) + " during the probe";
+    ceilings.reason = probe_stopped_reason(result.interrupted);
     return ceilings;
   }
   ceilings.measured = true;
@@ -194,6 +193,10 @@ Ceilings measure_ceilings(const AppRegistry& registry, const Runner& runner, std
     }
   }
   return ceilings;
+}
+
+std::string probe_stopped_reason(int signal) {
+  return std::string("stopped by ") + interrupt::name(signal) + " during the probe";
 }
 
 }  // namespace kmini

@@ -63,6 +63,10 @@ void check_ceiling_memory(const AppRegistry& registry, const Runner& runner, std
 // bandwidth passed its ceiling, the ceiling becomes the fastest such result's (Kind::raised_by
 // says which), and every result is quoted against the ceilings so raised: no validated result
 // reports more than 100% of its ceiling. A result that failed validation raises nothing.
+// Why no ceiling was measured, where `signal` stopped the probe: "stopped by SIGTERM during the
+// probe".
+std::string probe_stopped_reason(int signal);
+
 void raise_ceilings_to_results(Ceilings& ceilings, std::vector<RunResult>& results);
 
 // `elements` 0 skips the probes. Collective over the runner's ranks.

@@ -231,8 +231,7 @@ class RunCommand {
                            const std::string& path) const {
     if (!finished.ceilings) {
       finished.ceilings.emplace();
-      finished.ceilings->reason =
-          std::string("stopped by ") + interrupt::name(signal) + " during the probe";
+      finished.ceilings->reason = probe_stopped_reason(signal);
     }
     if (finished.running) finished.runs.back().interrupted = signal;
     const Ending ending = end_of(meta, *finished.ceilings, std::move(finished.runs), signal);
