@@ -45,9 +45,10 @@ std::string describe_node(const YAML::Node& node) {
 
 namespace {
 
-// Plain scalars may be numbers; quoted ones ("42") are strings, as YAML says.
+// Plain scalars may be numbers; quoted ones ("42") and those tagged as strings (!!str 42) are
+// strings, as YAML says.
 bool is_plain_scalar(const YAML::Node& node) {
-  return node.IsScalar() && node.Tag() != "!";
+  return node.IsScalar() && node.Tag() != "!" && node.Tag() != "tag:yaml.org,2002:str";
 }
 
 std::optional<double> parse_real(const std::string& text) {

@@ -205,7 +205,9 @@ TEST(ConfigErrors, WrongType) {
   EXPECT_CONTAINS(e, "in.yaml:2:7: size: expected an integer in [1, 1000]");
   EXPECT_CONTAINS(e, "found 'hello'");
   EXPECT_CONTAINS(error_of("app: demo\nsize: 2.5\n"), "found '2.5'");
-  EXPECT_CONTAINS(error_of("app: demo\nsize: \"5\"\n"), "found '5'");  // quoted: a string
+  EXPECT_CONTAINS(error_of("app: demo\nsize: \"5\"\n"), "found '5'");    // quoted: a string
+  EXPECT_CONTAINS(error_of("app: demo\nsize: !!str 5\n"), "found '5'");  // tagged a string
+  EXPECT_CONTAINS(error_of("app: demo\nomega: !!str 0.5\n"), "expected a number");
   EXPECT_CONTAINS(error_of("app: demo\nverbose: 3\n"), "expected a boolean");
   EXPECT_CONTAINS(error_of("app: demo\nomega: {a: 1}\n"), "found a mapping");
   EXPECT_CONTAINS(error_of("app: demo\nomega:\n"), "found nothing (an empty value)");
