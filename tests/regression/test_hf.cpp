@@ -1158,6 +1158,9 @@ TEST(HfBadInput, BasisSets) {
   };
   expect_rejected(dir, one_shell("many.gbs", "S 1000 1.00\n"),
                   {"many.gbs:2: expected at most 30 primitives a shell, found '1000'"});
+  // A count past int's range is too many, not "not positive".
+  expect_rejected(dir, one_shell("huge.gbs", "S 999999999999 1.00\n"),
+                  {"huge.gbs:2: expected at most 30 primitives a shell, found '999999999999'"});
   expect_rejected(dir, one_shell("tight.gbs", "S 1 1.00\n 1e300 1.0\n"),
                   {"tight.gbs:3: expected an exponent in [1e-05, 1000000000] (after the scale "
                    "factor), found '1e300'"});

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <utility>
 
 #include "core/error.hpp"
@@ -36,12 +37,14 @@ bool parse_number(const std::string& word, double& value) {
   return parse_finite_number(text, value);
 }
 
+// A count past int's range is taken as the largest int, so that the limit's message names it.
 bool parse_count(const std::string& word, int& value) {
-  if (word.empty() || word.size() > 9) return false;
+  if (word.empty()) return false;
   if (!std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return false;
   }
-  value = std::stoi(word);
+  const auto digits = word.size() - std::min(word.find_first_not_of('0'), word.size());
+  value = digits > 9 ? std::numeric_limits<int>::max() : std::stoi(word);
   return true;
 }
 
