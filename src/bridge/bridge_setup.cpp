@@ -324,6 +324,13 @@ void check_bridge(const Params& params) {
                              " Sobol dimensions (steps x dimension), beyond the " +
                              std::to_string(available) + " of " + table);
     }
+    // Every line the run will use is read now, so that a malformed one stops the input at its
+    // load, not when its run starts after the runs before it.
+    try {
+      read_sobol_directions(table, static_cast<int>(needed));
+    } catch (const InputError& e) {
+      params.reject(key, e.what());
+    }
     if (static_cast<double>(params.integer("paths")) > kMaxSobolPaths) {
       params.reject("paths", "Sobol points of 32-bit direction numbers serve at most " +
                                  std::to_string(static_cast<long long>(kMaxSobolPaths)) + " paths");

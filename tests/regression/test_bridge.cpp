@@ -1036,6 +1036,22 @@ TEST(BridgeBadInput, StartsAndSpreadsPastThePrecisionsRange) {
   }
 }
 
+// A Sobol table with a malformed line among those the run uses is refused when the input is
+// loaded: it was found only when its run started, after every run before it had run.
+TEST(BridgeBadInput, SobolTableMalformedWhereTheRunReadsIt) {
+  TempDir files;
+  const std::string table =
+      files.write("sobol.txt", "d s a m_i\n2 1 0 1\n3 2 1 1 5\n4 3 1 1 3 1\n");
+  expect_run_rejected("steps: 4\nnormals: sobol\nsobol_table: " + table + "\n",
+                      "sobol_table: " + table + ":3: ");
+  // A run that needs only the lines before it is accepted.
+  TempDir dir;
+  const ProcessResult r = kmini(
+      {"check", dir.write("in.yaml",
+                          "app: bridge\nsteps: 2\nnormals: sobol\nsobol_table: " + table + "\n")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(BridgeBadInput, TimesWithStepsOrT) {
   expect_run_rejected("times: [0.1, 0.2]\nsteps: 2\n",
                       "times: give either times or steps and T, not both");
