@@ -191,6 +191,10 @@ void HfCase::build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& den
   Kokkos::fence();
   last_build_phases_.j = 0.0;
   if (j_engine_ && interrupt::received() == 0) {
+    const GBuildChoice update = variant_table().action(variant);
+    const bool deterministic = update != nullptr && update->action.deterministic;
+    j_engine_->set_row_pairs(
+        setup_.j_row_pairs.value_or(deterministic ? JRowPairs::both_ways : JRowPairs::once));
     const Clock::time_point j_start = Clock::now();
     j_engine_->add(d, out);
     Kokkos::fence();

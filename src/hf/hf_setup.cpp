@@ -8,6 +8,7 @@
 #include "hf/basis/cartesian.hpp"
 #include "hf/basis/molecular_basis.hpp"
 #include "hf/basis/shared_primitives.hpp"
+#include "hf/hf_variants.hpp"
 #include "hf/scf/linear_dependence.hpp"
 
 namespace kmini::hf {
@@ -32,6 +33,9 @@ struct HfChoices {
       "fock_build", {{"full", FockBuild::full}, {"incremental", FockBuild::incremental}}};
   Choice<FockAlgorithm> fock_algorithm{
       "fock_algorithm", {{"fused", FockAlgorithm::fused}, {"split", FockAlgorithm::split}}};
+  Choice<std::optional<JRowPairs>> j_row_pairs{
+      "j_row_pairs",
+      {{"auto", std::nullopt}, {"both_ways", JRowPairs::both_ways}, {"once", JRowPairs::once}}};
   Choice<RankSumTransport> g_sum_transport{"g_sum_transport",
                                            {{"auto", RankSumTransport::automatic},
                                             {"mpi", RankSumTransport::mpi},
@@ -166,6 +170,15 @@ std::vector<ParamSpec> hf_params() {
           "one on the host")
           .range(0, 32)
           .sweepable(),
+      words.j_row_pairs
+          .param(std::nullopt,
+                 "fock_algorithm split: how the J engine visits each pair of Hermite rows: "
+                 "both_ways, each row's potential summed from its own side (no atomics, J the "
+                 "same bit for bit every build); once, each pair of rows of two Hermite degrees "
+                 "from the side of the higher, the other row's potential added with atomics "
+                 "(rows of one degree both ways still); "
+                 "auto: once, but both_ways for kernel_split, whose G is bitwise reproducible")
+          .sweepable(),
       ParamSpec::integer("full_rebuild_every", 8,
                          "incremental builds: G is built from the whole density this many "
                          "builds after the last full one at the latest (1: every iteration, "
@@ -281,6 +294,7 @@ HfSetup read_setup(const Params& params) {
   setup.j_ket_lanes = static_cast<int>(params.integer("j_ket_lanes"));
   if (setup.j_ket_lanes > 0 && (setup.j_ket_lanes & (setup.j_ket_lanes - 1)) != 0)
     params.reject("j_ket_lanes", "must be 0 (the default) or a power of two: 1, 2, 4, 8, 16 or 32");
+  setup.j_row_pairs = choices().j_row_pairs.of(params);
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
   setup.g_sum_transport = choices().g_sum_transport.of(params);
@@ -305,6 +319,15 @@ void check_g_sum_transport(const Params& params) {
 void check_hf(const Params& params) {
   const HfSetup& setup = setup_of(params);
   check_g_sum_transport(params);
+  if (setup.fock_algorithm == FockAlgorithm::split && setup.j_row_pairs == JRowPairs::once &&
+      params.selects_any([](const VariantSpec& v) {
+        const GBuildChoice update = variant_table().action(v);
+        return update != nullptr && update->action.deterministic;
+      })) {
+    params.reject("j_row_pairs",
+                  "once adds with atomics, and kernel_split's G is bitwise reproducible; give "
+                  "auto (both_ways for kernel_split) or both_ways, or leave kernel_split out");
+  }
   MolecularBasis basis;
   try {
     basis = place_basis(setup.basis, setup.molecule);

@@ -13,6 +13,7 @@
 #include "hf/basis/basis_set.hpp"
 #include "hf/basis/molecule.hpp"
 #include "hf/fock/incremental_g.hpp"
+#include "hf/fock/j_engine.hpp"
 #include "hf/fock/symmetric_rank_sum.hpp"
 #include "hf/scf/function_transform.hpp"
 #include "hf/screening/quartet_screen.hpp"
@@ -46,6 +47,9 @@ struct HfSetup {
   FockBuild fock_build;
   FockAlgorithm fock_algorithm;
   int j_ket_lanes;  // JEngineSettings::ket_lanes
+  // JEngineSettings::row_pairs; std::nullopt: once, but both ways for a variant whose G is
+  // deterministic.
+  std::optional<JRowPairs> j_row_pairs;
   int full_rebuild_every;
   double batch_bytes;
   RankSumTransport g_sum_transport;

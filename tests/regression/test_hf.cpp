@@ -1239,6 +1239,15 @@ TEST(HfBadInput, ScreeningAndFockBuildSettings) {
                   {"in.yaml:3:14: j_ket_lanes: must be 0 (the default) or a power of two"});
   expect_rejected(dir, water + "j_ket_lanes: 64\n",
                   {"in.yaml:3:14: j_ket_lanes: expected an integer in [0, 32]", "found '64'"});
+  expect_rejected(
+      dir, water + "j_row_pairs: twice\n",
+      {"in.yaml:3:14: j_row_pairs: expected one of: auto, both_ways, once", "found 'twice'"});
+  // once adds with atomics: not beside a variant whose G is bitwise reproducible.
+  for (const char* variant : {"kernel_split", "[atomic, kernel_split]", "all"})
+    expect_rejected(dir,
+                    water + "fock_algorithm: split\nj_row_pairs: once\nvariant: " + variant + "\n",
+                    {"in.yaml:4:14: j_row_pairs: once adds with atomics, and kernel_split's G is "
+                     "bitwise reproducible"});
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 #include <string>
@@ -27,6 +28,8 @@ using DeviceMatrix = Matrix<JEngine::Memory>;
 struct Built {
   std::vector<double> j;
   double interactions = 0.0;
+  // Per (bra degree, ket degree), every rank's.
+  std::array<std::array<double, JEngineRecord::kDegrees>, JEngineRecord::kDegrees> by_degree{};
 };
 
 // J from `ranks` engines, one per rank's share of the bra pairs, summed as the ranks' are.
@@ -45,6 +48,9 @@ Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double 
     JEngine engine(basis, settings, rank, ranks);
     engine.add(density, j);  // j starts at zero, and each rank adds its share
     built.interactions += engine.last().primitive_interactions;
+    for (int bra = 0; bra < JEngineRecord::kDegrees; ++bra)
+      for (int ket = 0; ket < JEngineRecord::kDegrees; ++ket)
+        built.by_degree[bra][ket] += engine.last().interactions[bra][ket];
   }
   const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), j);
   for (int i = 0; i < n; ++i)
@@ -88,6 +94,63 @@ TEST(HfJEngine, CoulombMatrixOfTheWholeTensorInEveryKindOfBasis) {
     const Built segments = build_j(basis, d, 1e-15, segmented);
     EXPECT_LT(largest_difference(segments.j, want), 1e-11 * largest) << file;
     EXPECT_EQ(segments.interactions, got.interactions) << file;
+  }
+}
+
+// Each pair of rows of two degrees visited once, from the higher degree's side, the ket row's
+// potential from the same R: J is the tensor's in every kind of basis, with lanes, segments and
+// ranks as above; the interactions of (B, K), B > K, are both ways' (B, K), those of (K, B) none,
+// those of one degree unchanged. Screened, the pairs kept are the ones both ways keeps: J
+// differs by rounding alone.
+void expect_visited_once(const Built& once, const Built& both) {
+  double off_diagonal = 0.0;
+  for (int bra = 0; bra < JEngineRecord::kDegrees; ++bra)
+    for (int ket = 0; ket < JEngineRecord::kDegrees; ++ket) {
+      SCOPED_TRACE("bra degree " + std::to_string(bra) + ", ket degree " + std::to_string(ket));
+      // The screen is symmetric: both ways visits each pair of rows from either side.
+      EXPECT_EQ(both.by_degree[bra][ket], both.by_degree[ket][bra]);
+      EXPECT_EQ(once.by_degree[bra][ket], bra >= ket ? both.by_degree[bra][ket] : 0.0);
+      if (bra > ket) off_diagonal += both.by_degree[bra][ket];
+    }
+  EXPECT_GT(off_diagonal, 0.0);
+  EXPECT_EQ(once.interactions, both.interactions - off_diagonal);
+}
+
+TEST(HfJEngine, EachPairOfRowsOfTwoDegreesOnceGivesTheSameJ) {
+  JEngineSettings once;
+  once.row_pairs = JRowPairs::once;
+  for (const std::string file : {"6-31g.gbs", "6-31g-star.gbs", "cc-pvdz.gbs"}) {
+    SCOPED_TRACE(file);
+    const MolecularBasis basis = two_waters(file);
+    const int n = basis.functions;
+    std::mt19937_64 rng(41);
+    const std::vector<double> d = random_density(n, 1.0, rng);
+    const std::vector<double> want = reference_j(eri_tensor(basis), d, n);
+    double largest = 0.0;
+    for (const double x : want)
+      largest = std::max(largest, std::abs(x));
+    const Built both = build_j(basis, d, 1e-15);
+    const Built got = build_j(basis, d, 1e-15, once);
+    EXPECT_LT(largest_difference(got.j, want), 1e-11 * largest);
+    expect_visited_once(got, both);
+    JEngineSettings settings = once;
+    settings.ket_lanes = 3;
+    EXPECT_LT(largest_difference(build_j(basis, d, 1e-15, settings).j, want), 1e-11 * largest);
+    settings.ket_segments = 4;
+    const Built segments = build_j(basis, d, 1e-15, settings);
+    EXPECT_LT(largest_difference(segments.j, want), 1e-11 * largest);
+    EXPECT_EQ(segments.interactions, got.interactions);
+    const Built shared = build_j(basis, d, 1e-15, once, 3);
+    EXPECT_LT(largest_difference(shared.j, want), 1e-11 * largest);
+    EXPECT_EQ(shared.interactions, got.interactions);
+    const std::vector<double> spread = random_density(n, 8.0, rng);
+    const Built screened_both = build_j(basis, spread, 1e-7);
+    const Built screened_once = build_j(basis, spread, 1e-7, once);
+    double spread_largest = 0.0;
+    for (const double x : screened_both.j)
+      spread_largest = std::max(spread_largest, std::abs(x));
+    EXPECT_LT(largest_difference(screened_once.j, screened_both.j), 1e-13 * spread_largest);
+    expect_visited_once(screened_once, screened_both);
   }
 }
 

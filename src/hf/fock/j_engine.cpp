@@ -150,29 +150,43 @@ void JEngine::set_threshold_scale(double scale) {
 template <int BraDegree, int KetDegree>
 void JEngine::add_interactions(double largest_density) {
   const Tables& t = *tables_;
-  const auto& bras = t.owned[BraDegree];
-  if (bras.extent(0) == 0 || t.row_count[KetDegree] == 0) return;
-  using Class = HermiteInteractions<BraDegree, KetDegree>;
-  const int lanes = ket_lanes(BraDegree);
+  if (t.owned[BraDegree].extent(0) == 0 || t.row_count[KetDegree] == 0) return;
+  const auto functor = [&](auto once) {
+    return HermiteInteractions<BraDegree, KetDegree, decltype(once)::value>{
+        t.boys,
+        t.owned[BraDegree],
+        t.rows[BraDegree],
+        t.rows[KetDegree],
+        t.potentials[BraDegree],
+        decltype(once)::value ? t.potentials[KetDegree] : Kokkos::View<double*, Memory>(),
+        t.segment_sums,
+        QuartetScreen<Memory>::kPrimitiveShare * t.threshold,
+        largest_density,
+        t.row_count[KetDegree],
+        ket_lanes(BraDegree),
+        segments_for(BraDegree, t.owned[BraDegree].extent_int(0)),
+        0,
+        0};
+  };
+  if (settings_.row_pairs == JRowPairs::both_ways || BraDegree == KetDegree) {
+    launch_interactions(functor(std::false_type{}), BraDegree, KetDegree);
+  } else if constexpr (BraDegree > KetDegree) {
+    // Once: the pairs of rows of a lower degree's bras are visited here, from this side.
+    launch_interactions(functor(std::true_type{}), BraDegree, KetDegree);
+  }
+}
+
+template <class Interactions>
+void JEngine::launch_interactions(Interactions functor, int bra_degree, int ket_degree) {
+  const Tables& t = *tables_;
+  const auto& bras = functor.bras;
+  const int lanes = functor.lanes;
   const int vector = std::min(lanes, Kokkos::TeamPolicy<Exec>::vector_length_max());
   const int team_bras = std::max(1, kTeamThreads / vector);
-  const int segments = segments_for(BraDegree, bras.extent_int(0));
-  Class functor{t.boys,
-                bras,
-                t.rows[BraDegree],
-                t.rows[KetDegree],
-                t.potentials[BraDegree],
-                t.segment_sums,
-                QuartetScreen<Memory>::kPrimitiveShare * t.threshold,
-                largest_density,
-                t.row_count[KetDegree],
-                lanes,
-                segments,
-                0,
-                0};
+  const int segments = functor.segments;
   const std::string label =
-      "hf::j_engine_" + std::to_string(BraDegree) + "_" + std::to_string(KetDegree);
-  TimedChunks& chunks = chunks_[BraDegree * kDegrees + KetDegree];
+      "hf::j_engine_" + std::to_string(bra_degree) + "_" + std::to_string(ket_degree);
+  TimedChunks& chunks = chunks_[bra_degree * kDegrees + ket_degree];
   const auto start = std::chrono::steady_clock::now();
   for_each_timed_chunk(
       chunks, 0, bras.extent_int(0),
@@ -189,15 +203,15 @@ void JEngine::add_interactions(double largest_density) {
             Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(teams, team_bras, vector),
             functor, interactions);
         last_.primitive_interactions += interactions;
-        last_.interactions[BraDegree][KetDegree] += interactions;
+        last_.interactions[bra_degree][ket_degree] += interactions;
         if (segments > 1)
           Kokkos::parallel_for("hf::j_segment_sums",
                                Kokkos::RangePolicy<Exec>(0, static_cast<int>(size)),
-                               SegmentSums{bras, t.segment_sums, t.potentials[BraDegree],
-                                           Class::n_bra, segments, static_cast<int>(begin)});
+                               SegmentSums{bras, t.segment_sums, t.potentials[bra_degree],
+                                           Interactions::n_bra, segments, static_cast<int>(begin)});
       },
       last_.longest_chunk_seconds);
-  last_.interaction_seconds[BraDegree][KetDegree] =
+  last_.interaction_seconds[bra_degree][ket_degree] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -17,7 +17,9 @@
 // components_up_to(ket degree) products with R: for (dd|dd), 35 x 35 against 1296 integrals and
 // their recursions.
 //
-// Every pair of significant rows interacts directly: there is no far field (multipoles) yet.
+// Step 2 visits each pair of rows from both sides (`both_ways`) or once (`once`,
+// JEngineSettings::row_pairs). Every pair of significant rows interacts directly: there is no far
+// field (multipoles) yet.
 // A (bra row, ket row) pair is left out when both bound_p weight_q and weight_p bound_q are below
 // the primitive share of the threshold (the G build's primitive screen, QuartetScreen): a row's
 // bound is the sum of its products', and its weight the sum of their bounds times their pairs'
@@ -39,6 +41,11 @@
 
 namespace kmini::hf {
 
+// How step 2 visits each pair of Hermite rows: both_ways, each row summing its own potential
+// from every ket (no atomics: J is the same bit for bit every build); once, each pair of rows of
+// two degrees from the side of the higher, the other row's potential added with atomics.
+enum class JRowPairs { both_ways, once };
+
 struct JEngineSettings {
   double threshold = 1e-12;  // on Q_ab Q_cd max|D_cd|
   // Asked before each chunk of bra pairs, as GBuildSettings::stop_requested: once it says yes,
@@ -57,6 +64,7 @@ struct JEngineSettings {
   // Segments of ket_lanes each per bra row, each writing its sums apart; 0: enough that the
   // launches of a degree with few bra rows fill a GPU (at most 16), one on the host.
   int ket_segments = 0;
+  JRowPairs row_pairs = JRowPairs::both_ways;
 };
 
 // A row's Hermite degree is its products' l_a + l_b, at most this.
@@ -88,6 +96,8 @@ class JEngine {
   // The threshold of the next builds is the settings' times `scale` (incremental builds screen a
   // density's change at their own: fock/incremental_g.hpp).
   void set_threshold_scale(double scale);
+  // How the next builds visit the pairs of rows.
+  void set_row_pairs(JRowPairs row_pairs) { settings_.row_pairs = row_pairs; }
 
   const JEngineRecord& last() const { return last_; }
 
@@ -100,6 +110,8 @@ class JEngine {
   struct Tables;
   template <int BraDegree, int KetDegree>
   void add_interactions(double largest_density);
+  template <class Interactions>
+  void launch_interactions(Interactions functor, int bra_degree, int ket_degree);
   // Per bra row of `bra_degree` (JEngineSettings::ket_lanes).
   int ket_lanes(int bra_degree) const;
   // The segments each of `bra_rows` bra rows of `bra_degree` in one launch has

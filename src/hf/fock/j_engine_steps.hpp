@@ -153,10 +153,18 @@ constexpr int kTeamThreads =
 // The rows are by bound descending: a lane stops at the first whose bound times the largest
 // density is under the bra's cutoff, and skips those that reach it neither by their weight nor
 // by the bra's (add_kets).
-template <int BraDegree, int KetDegree>
+//
+// Once (JRowPairs::once): each pair of rows of two degrees is visited from one side only, the bra
+// of the higher degree (BraDegree > KetDegree), which costs less than the other way; the same R
+// gives the ket row's potential too, w_s += (-1)^|s| sum_t R_{t+s} (-1)^|t| rho_p^t / sqrt(...),
+// added with atomics, so that the sums' order, and their last bits, vary from build to build.
+// The screen is symmetric in the two rows, so the pairs kept are the same either way. Rows of one
+// degree are visited both ways still: their triangle with atomics on both sides was slower.
+template <int BraDegree, int KetDegree, bool Once = false>
 struct HermiteInteractions {
   static constexpr int degree = BraDegree + KetDegree;
-  static constexpr int n_bra = components_up_to(BraDegree);
+  static constexpr int n_bra = components_up_to(BraDegree), n_ket = components_up_to(KetDegree);
+  static_assert(!Once || BraDegree > KetDegree, "once: the bra has the higher degree");
   static constexpr int bra_length = row_length(BraDegree), ket_length = row_length(KetDegree);
   using Team = typename Kokkos::TeamPolicy<Exec>::member_type;
   // The potential's n_bra terms, then the count of interactions.
@@ -165,7 +173,8 @@ struct HermiteInteractions {
   BoysTable<Memory> boys;
   Kokkos::View<const int*, Memory> bras;  // rows of BraDegree
   Kokkos::View<const double*, Memory> bra_rows, kets;
-  Kokkos::View<double*, Memory> potentials;  // of BraDegree's rows
+  Kokkos::View<double*, Memory> potentials;      // of BraDegree's rows
+  Kokkos::View<double*, Memory> ket_potentials;  // of KetDegree's rows, where Once
   // Per (bra of the chunk, segment), its sums, where the segments are more than one.
   Kokkos::View<double*, Memory> segment_sums;
   double cutoff;  // on bound_p weight_q and weight_p bound_q
@@ -196,11 +205,35 @@ struct HermiteInteractions {
   // D_cd, and J_ab's error, which the energy weighs by D_ab, must stay as small. Past the first
   // row whose bound times the largest density is under the cutoff over bound_p, neither can
   // (each weight is at most its bound times the largest density).
+  // Once: the ket row q's potential, (-1)^|s| scale sum_t R[t + s] sigma[t], by atomic adds
+  // (sigma: the bra row's Hermite density with its ket sign taken off, (-1)^|t| rho_p^t).
+  KOKKOS_INLINE_FUNCTION void add_to_ket(const double* r, const double* sigma, double scale,
+                                         int q) const {
+    double* w = &ket_potentials(static_cast<std::int64_t>(q) * n_ket);
+    for (int tau = 0; tau <= KetDegree; ++tau)
+      for (int nu = 0; nu <= KetDegree - tau; ++nu)
+        for (int phi = 0; phi <= KetDegree - tau - nu; ++phi) {
+          double sum = 0.0;
+          for (int t = 0; t <= BraDegree; ++t)
+            for (int u = 0; u <= BraDegree - t; ++u)
+              for (int v = 0; v <= BraDegree - t - u; ++v)
+                sum +=
+                    r[component_index(t + tau, u + nu, v + phi)] * sigma[component_index(t, u, v)];
+          Kokkos::atomic_add(&w[component_index(tau, nu, phi)],
+                             ket_sign(tau + nu + phi) * scale * sum);
+        }
+  }
+
+  // One lane's share of a bra row's kets, rows first, first + stride, ...
   KOKKOS_INLINE_FUNCTION void add_kets(const double* bra, int first, int stride, Sums& sums) const {
     const double smallest_weight = cutoff / bra[kBound];
     const double smallest_bound = smallest_weight / largest_density;
     const double bra_weight = bra[kWeight];
     const double zeta = bra[kZeta];
+    double sigma[Once ? n_bra : 1];
+    if constexpr (Once)
+      for (int t = 0; t < n_bra; ++t)
+        sigma[t] = ket_sign(component_degree(t)) * bra[kDensity + t];
     for (int q = first; q < ket_count; q += stride) {
       const double* row = &kets(static_cast<std::int64_t>(q) * ket_length);
       if (row[kBound] < smallest_bound) break;
@@ -211,6 +244,7 @@ struct HermiteInteractions {
       double r[components_up_to(degree)];
       hermite_coulomb<degree>(boys, zeta * row[kZeta] * inverse_root * inverse_root, pq, r);
       contract(r, row + kDensity, inverse_root, sums.value);
+      if constexpr (Once) add_to_ket(r, sigma, inverse_root, q);
       sums.value[n_bra] += 1.0;
     }
   }
