@@ -183,7 +183,8 @@ void HfCase::build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& den
   if (!cartesian) transform_->density_to_cartesian(products_, density, cartesian_density_);
   const Matrix<DeviceMemory>& d = cartesian ? density : cartesian_density_;
   const Matrix<DeviceMemory>& out = cartesian ? g : cartesian_g_;
-  if (const GBuildChoice update = variant_table().action(variant)) {
+  const GBuildChoice update = variant_table().action(variant);
+  if (update != nullptr) {
     builder_->build(*update, d, out);
   } else {
     auto_->build(*builder_, d, out);
@@ -191,7 +192,6 @@ void HfCase::build_g(const VariantSpec& variant, const Matrix<DeviceMemory>& den
   Kokkos::fence();
   last_build_phases_.j = 0.0;
   if (j_engine_ && interrupt::received() == 0) {
-    const GBuildChoice update = variant_table().action(variant);
     const bool deterministic = update != nullptr && update->action.deterministic;
     j_engine_->set_row_pairs(
         setup_.j_row_pairs.value_or(deterministic ? JRowPairs::both_ways : JRowPairs::once));
