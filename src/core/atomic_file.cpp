@@ -308,10 +308,13 @@ std::string write_report_somewhere(const std::string& path,
   }
   const std::string name = std::filesystem::path(path).filename().string();
   const char* tmpdir = std::getenv("TMPDIR");
+  // A working folder removed during the run has no path: the temporary folder is left.
+  std::error_code no_working_folder;
+  const std::filesystem::path working = std::filesystem::current_path(no_working_folder);
   for (const std::string& folder :
-       {std::filesystem::current_path().string(),
+       {no_working_folder ? std::string() : working.string(),
         std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp")}) {
-    if ((std::filesystem::path(folder) / name).string() == path) continue;
+    if (folder.empty() || (std::filesystem::path(folder) / name).string() == path) continue;
     const std::string fallback = free_name_in(folder, name);
     if (fallback.empty()) {
       problem += "; no free name for it in " + quoted(folder);

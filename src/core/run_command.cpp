@@ -35,6 +35,13 @@ namespace kmini {
 
 namespace {
 
+// The report's path as the command line gave it (or the default name), which is what is printed,
+// and resolved at the start, which is where it is written.
+struct ReportPath {
+  std::string given;
+  std::string absolute;
+};
+
 std::string default_report_path(const Input& input, ReportFormat format) {
   const std::time_t now = std::time(nullptr);
   std::tm local{};
@@ -146,10 +153,15 @@ class RunCommand {
   }
 
   // Where the report goes, agreed by every rank and checked writable before anything runs.
-  std::string agree_on_report_path() const {
+  ReportPath agree_on_report_path() const {
     const std::string path =
         world_.broadcast(options_.report_path.empty() ? default_report_path(input_, options_.format)
                                                       : options_.report_path);
+    // Resolved now: a working folder removed during the run leaves a relative name meaningless,
+    // where the absolute one still fails into write_report_somewhere's fallback folders.
+    std::error_code unresolved;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, unresolved);
+    const ReportPath report{path, unresolved ? path : absolute.string()};
     root_check(world_, [&] {
       check_writable_path(path, "--report");
       for (const OutputFile& output : output_files(input_)) {
@@ -160,11 +172,11 @@ class RunCommand {
         }
       }
     });
-    return path;
+    return report;
   }
 
   // Inside the Kokkos session: everything that holds Kokkos memory lives in here.
-  int measure_and_report(const NodePlacement& placement, const std::string& report_path) const {
+  int measure_and_report(const NodePlacement& placement, const ReportPath& report_path) const {
     const DeviceInfo device = describe_device();
     print_header(out_, world_, device, placement, input_);
     // Collective, so made here, where every rank is, for the last resort's report too.
@@ -196,8 +208,8 @@ class RunCommand {
     print_headlines(out_, ending.headlines, ending.summary.reference_device);
     out_ << ending.summary.line() << "\n"
          << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
-    const int status = written != report_path ? static_cast<int>(ExitCode::runtime_failure)
-                                              : final_status(results, ending.summary);
+    const int status = written != report_path.given ? static_cast<int>(ExitCode::runtime_failure)
+                                                    : final_status(results, ending.summary);
     return stdout_failed(written) ? std::max(status, static_cast<int>(ExitCode::runtime_failure))
                                   : status;
   }
@@ -228,7 +240,7 @@ class RunCommand {
   // finished when `signal` found no safe point in time, and its summary on stderr (standard
   // output is the run's thread's).
   void write_what_finished(const Tree& meta, FinishedResults::Copy finished, int signal,
-                           const std::string& path) const {
+                           const ReportPath& path) const {
     if (!finished.ceilings) {
       finished.ceilings.emplace();
       finished.ceilings->reason = probe_stopped_reason(signal);
@@ -346,16 +358,18 @@ class RunCommand {
     return report;
   }
 
-  // Where the report went (the root writes it), or "" where it could not be written.
-  std::string write_report(const Tree& report, const std::string& path) const {
-    if (!world_.is_root()) return path;
-    return write_report_somewhere(path, [&](std::ostream& file) {
+  // Where the report went (the root writes it): the path as given where it went there, the
+  // fallback's where it went elsewhere, "" where it could not be written.
+  std::string write_report(const Tree& report, const ReportPath& path) const {
+    if (!world_.is_root()) return path.given;
+    const std::string written = write_report_somewhere(path.absolute, [&](std::ostream& file) {
       if (options_.format == ReportFormat::json) {
         write_json(report, file);
       } else {
         write_yaml(report, file);
       }
     });
+    return written == path.absolute ? path.given : written;
   }
 
   // The summary's status, or 2 where an input asks only for variants that cannot run here: that
@@ -397,7 +411,7 @@ int run_in_sessions(const CliOptions& options, const AppRegistry& registry, int&
     agree_on_command(world, command_phrase("run"));
     const RunCommand command(options, registry, world, out, command_line);
     if (options.dry_run) return command.dry_run();
-    const std::string report_path = command.agree_on_report_path();
+    const ReportPath report_path = command.agree_on_report_path();
     const NodePlacement placement = place_on_node(world);
     KokkosSession kokkos(options.kokkos_args, placement);
     return command.measure_and_report(placement, report_path);

@@ -12,7 +12,8 @@
 #   - whose report folder vanished while it ran, a run writes the report to the working folder
 #     instead, says where, still prints its summary, and exits 4; where a file there has the
 #     name (the input itself, for a run from the input's folder with its report named as the
-#     input), under the first free numbered name beside it.
+#     input), under the first free numbered name beside it; where the working folder itself
+#     vanished, with the report named relative to it, to TMPDIR.
 #
 #   - under mpirun, a SIGTERM to mpirun's process group (as GNU timeout sends it, to mpirun and
 #     then its group) leaves the finished results in rank 0's report.
@@ -154,6 +155,19 @@ cmp -s "$scratch/mid.yaml" "$scratch/mid-copy.yaml" || fail "the input was repla
 grep -q "the report went to .*/mid-1.yaml instead" "$scratch/out-mid.txt" ||
   fail "no word of the numbered report: $(cat "$scratch/out-mid.txt")"
 grep -q '^  status: "VALID"$' "$scratch/mid-1.yaml" || fail "no whole report in mid-1.yaml"
+
+check "the working folder itself removed mid-run, the report named relative to it: in TMPDIR"
+mkdir -p "$scratch/cwd-gone"
+cd "$scratch/cwd-gone" || fail "no working folder"
+start_and_wait_for_first_row "$scratch/mid.yaml" relative.yaml "$scratch/out-cwd-gone.txt"
+cd "$scratch" || fail "no scratch folder"
+rm -rf "$scratch/cwd-gone"
+wait $pid
+status=$?
+[ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-cwd-gone.txt")"
+grep -q "the report went to $scratch/tmp/relative.yaml instead" "$scratch/out-cwd-gone.txt" ||
+  fail "no word of the report in TMPDIR: $(cat "$scratch/out-cwd-gone.txt")"
+grep -q '^  status: "VALID"$' "$scratch/tmp/relative.yaml" || fail "no whole report in TMPDIR"
 unset TMPDIR
 
 # Runs NAME's input (its YAML in $2) in the background, with a bandwidth probe of $4 elements
