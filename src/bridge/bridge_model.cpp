@@ -78,8 +78,9 @@ std::vector<double> reference_path(const BridgeModel& model, const double* norma
       if (right <= n) {
         const double tr = model.grid.at(right);
         const double xr = x[static_cast<std::size_t>(right * d + c)];
-        value = ((tr - t) * xl + (t - tl) * xr) / (tr - tl) +
-                std::sqrt((t - tl) * (tr - t) / (tr - tl)) * cz;
+        // Ratios of steps first: a product of a step and a value underflows for tiny steps.
+        const double to_right = (t - tl) / (tr - tl);
+        value = (1.0 - to_right) * xl + to_right * xr + std::sqrt(to_right * (tr - t)) * cz;
       } else {
         value = xl + std::sqrt(t - tl) * cz;
       }

@@ -147,39 +147,101 @@ std::vector<double> factor_of(const Params& params, int dim) {
   return factor;
 }
 
+// A power of ten: the smallest, at least `value`, or the largest, at most it.
+double power_of_ten_above(double value) {
+  return std::pow(10.0, std::ceil(std::log10(value)));
+}
+double power_of_ten_below(double value) {
+  return std::pow(10.0, std::floor(std::log10(value)));
+}
+
 // The paths' values, x0 + C W(t), and the check's sums of their squares over up to 10^12 paths
 // stay finite in the paths' precision: each component's start, and its spread (ten standard
 // deviations at t_N), at most sqrt(largest) / 10^6, rounded down to a power of ten. Past that (x0:
 // [1e308], or times reaching 1e308, or 1e300 in float), runs went ahead and failed their check with
 // inf.
-void check_finite_paths(const Params& params, const BridgeModel& model) {
+//
+// At the other end, each step's noise, sigma C z with sigma >= sqrt(dt / 2) for the smallest
+// step dt, stays large enough that a rounding of it is a normal number: at least the smallest
+// normal over the unit roundoff, rounded up to a power of ten (1e-30 in float, 1e-291 in double).
+// Below that the noise is subnormal, rounded to a few bits or to 0, and runs failed their check
+// (T: 1e-100 in float); the steps themselves, from which the weights and sigmas are made in
+// double, stay at least that bound of double (T: 1e-220 failed there). Increments divide by dt: 1 /
+// dt stays below the largest over 10^6, and ten standard deviations of an increment, 10 |C row| /
+// sqrt(dt), within the paths' bound.
+void check_finite_paths(const Params& params, const BridgeModel& model, bool increments) {
   const bool single = precision_of(params) == Precision::float32;
+  const double largest =
+      single ? double{std::numeric_limits<float>::max()} : std::numeric_limits<double>::max();
   // A round number: 1e13 in float, 1e148 in double.
-  const double bound = std::pow(
-      10.0, std::floor(std::log10(std::sqrt(single ? double{std::numeric_limits<float>::max()}
-                                                   : std::numeric_limits<double>::max()) /
-                                  1e6)));
+  const double bound = power_of_ten_below(std::sqrt(largest) / 1e6);
+  const double smallest_noise = power_of_ten_above(
+      single
+          ? double{std::numeric_limits<float>::min()} / (std::numeric_limits<float>::epsilon() / 2)
+          : std::numeric_limits<double>::min() / (std::numeric_limits<double>::epsilon() / 2));
+  const std::string precision = single ? "float" : "double";
   const std::string within =
-      "; at most " + format_number(bound) + " in " + (single ? "float" : "double") +
+      "; at most " + format_number(bound) + " in " + precision +
       ", so that the paths and the check's sums of their squares stay finite";
+  const std::string times_key = params.has("times") ? "times" : "T";
   const double span = model.grid.at(model.grid.steps()) - model.grid.t0;
+  double step = span;
+  int step_end = model.grid.steps();
+  for (int i = 1; i <= model.grid.steps(); ++i) {
+    const double dt = model.grid.at(i) - model.grid.at(i - 1);
+    if (dt < step) {
+      step = dt;
+      step_end = i;
+    }
+  }
+  const std::string smallest_step = "the smallest step, t_" + std::to_string(step_end) + " - " +
+                                    (step_end == 1 ? "t0" : "t_" + std::to_string(step_end - 1)) +
+                                    " = " + format_number(step);
+  // The weights and sigmas are computed in double from the steps, whatever the paths' precision.
+  const double smallest_step_allowed = power_of_ten_above(
+      std::numeric_limits<double>::min() / (std::numeric_limits<double>::epsilon() / 2));
+  if (!(step >= smallest_step_allowed)) {
+    params.reject(times_key, smallest_step + "; at least " + format_number(smallest_step_allowed) +
+                                 ", so that the steps, and the weights and sigmas made from them "
+                                 "in double, are normal numbers");
+  }
+  // Finite with room for the roundings that follow: 1e32 in float, 1e302 in double.
+  const double scale_bound = power_of_ten_below(largest / 1e6);
+  if (increments && !(1.0 / step <= scale_bound)) {
+    params.reject(times_key, smallest_step + ", gives increments a scale 1 / dt of " +
+                                 format_number(1.0 / step) + "; at most " +
+                                 format_number(scale_bound) + " in " + precision);
+  }
   const int dim = model.dim;
   for (int c = 0; c < dim; ++c) {
     double row = 0.0;
     for (int j = 0; j < dim; ++j)
       row += model.factor[static_cast<std::size_t>(c * dim + j)] *
              model.factor[static_cast<std::size_t>(c * dim + j)];
+    const std::string component = "component " + std::to_string(c + 1);
     const double start = model.x0[static_cast<std::size_t>(c)];
     if (!(std::abs(start) <= bound)) {
-      params.reject("x0",
-                    "component " + std::to_string(c + 1) + " is " + format_number(start) + within);
+      params.reject("x0", component + " is " + format_number(start) + within);
     }
     const double spread = 10.0 * std::sqrt(row) * std::sqrt(span);
     if (!(spread <= bound)) {
-      params.reject(params.has("times") ? "times" : "T",
-                    "component " + std::to_string(c + 1) +
-                        " spreads ten standard deviations, 10 sqrt(t_N - t0) |C row|, to " +
-                        format_number(spread) + within);
+      params.reject(times_key, component +
+                                   " spreads ten standard deviations, 10 sqrt(t_N - t0) |C row|, "
+                                   "to " +
+                                   format_number(spread) + within);
+    }
+    const double noise = std::sqrt(row) * std::sqrt(step / 2.0);
+    if (!(noise >= smallest_noise)) {
+      params.reject(times_key, component + "'s noise at " + smallest_step +
+                                   ", sqrt(dt / 2) |C row|, is " + format_number(noise) +
+                                   "; at least " + format_number(smallest_noise) + " in " +
+                                   precision + ", so that its roundings are normal numbers");
+    }
+    const double increment = 10.0 * std::sqrt(row) / std::sqrt(step);
+    if (increments && !(increment <= bound)) {
+      params.reject(times_key, component + "'s increments at " + smallest_step +
+                                   " spread ten standard deviations, 10 |C row| / sqrt(dt), to " +
+                                   format_number(increment) + within);
     }
   }
 }
@@ -199,7 +261,7 @@ BridgeModel model_of(const Params& params) {
                             " (the dimension), found " + std::to_string(x0.size()));
   }
   model.factor = factor_of(params, model.dim);
-  check_finite_paths(params, model);
+  check_finite_paths(params, model, choices().output.of(params) == Output::increments);
   return model;
 }
 

@@ -250,7 +250,8 @@ void fill_coefficients(const TimeGrid& grid, const Order& order, const Dependenc
       const double tr = grid.at(nb.right);
       tables.left_weight.push_back((tr - t) / (tr - tl));
       tables.right_weight.push_back((t - tl) / (tr - tl));
-      tables.sigma.push_back(std::sqrt((t - tl) * (tr - t) / (tr - tl)));
+      // Divided first: the product of two small steps underflows where their ratio does not.
+      tables.sigma.push_back(std::sqrt((t - tl) * ((tr - t) / (tr - tl))));
     } else {
       tables.left_weight.push_back(1.0);
       tables.right_weight.push_back(0.0);

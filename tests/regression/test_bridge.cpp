@@ -442,8 +442,7 @@ struct Expected {
 
 // Equation (5), point by point in the construction order, in double: between the known
 // neighbours (t_l, X_l) and (t_r, X_r)
-//   X(t) = ((t_r - t) X_l + (t - t_l) X_r) / (t_r - t_l) + s C z,
-//   s = sqrt((t - t_l) (t_r - t) / (t_r - t_l)),
+//   X(t) = (1 - w) X_l + w X_r + s C z,  w = (t - t_l) / (t_r - t_l),  s = sqrt(w (t_r - t)),
 // and after the last known point X(t) = X_l + sqrt(t - t_l) C z. The bound is the rounding of
 // the working precision: a few units per interpolation, of the size of its terms, along the
 // longest chain of interpolations behind a point, doubled.
@@ -466,7 +465,9 @@ Expected bridge(const Problem& p, const std::vector<double>& z) {
     const double t = p.at(point), tl = p.at(left);
     const bool bounded = right <= n;
     const double tr = bounded ? p.at(right) : 0.0;
-    const double sigma = bounded ? std::sqrt((t - tl) * (tr - t) / (tr - tl)) : std::sqrt(t - tl);
+    // Ratios of steps first, so that tiny steps (1e-250) neither underflow nor lose bits.
+    const double to_right = bounded ? (t - tl) / (tr - tl) : 0.0;
+    const double sigma = bounded ? std::sqrt(to_right * (tr - t)) : std::sqrt(t - tl);
     std::vector<double> value(static_cast<std::size_t>(d));
     for (int c = 0; c < d; ++c) {
       double cz = 0.0, size = 0.0;
@@ -478,9 +479,8 @@ Expected bridge(const Problem& p, const std::vector<double>& z) {
       }
       const double xl = x[static_cast<std::size_t>(left)][static_cast<std::size_t>(c)];
       const double mean =
-          bounded ? ((tr - t) * xl +
-                     (t - tl) * x[static_cast<std::size_t>(right)][static_cast<std::size_t>(c)]) /
-                        (tr - tl)
+          bounded ? (1.0 - to_right) * xl +
+                        to_right * x[static_cast<std::size_t>(right)][static_cast<std::size_t>(c)]
                   : xl;
       value[static_cast<std::size_t>(c)] = mean + sigma * cz;
       magnitude =
@@ -626,6 +626,20 @@ std::vector<DumpCase> dump_cases() {
                      "precision: double\nnormals: sobol\noutput: increments\n"
                      "variant: fused_vector\n",
                      p, 64});
+  }
+  {
+    // Steps of 1e-251, whose products underflow in double: a bridge that multiplied two steps
+    // before dividing by a third dropped every interior point's noise, and its check, made the
+    // same way, agreed.
+    Problem p;
+    p.times = uniform_times(0.0, 1e-250, 10);
+    p.order = {10, 5, 2, 8, 1, 3, 4, 6, 7, 9};  // bisection's ties depend on the grid's rounding
+    p.x0 = {0.0};
+    p.factor = {1.0};
+    cases.push_back({"steps of 1e-251, double",
+                     "paths: 50\nsteps: 10\nT: 1e-250\norder: " + list_of(p.order) +
+                         "\nx0: 0\nprecision: double\nvariant: prefetch\n",
+                     p, 50});
   }
   return cases;
 }
@@ -1028,12 +1042,32 @@ TEST(BridgeBadInput, StartsAndSpreadsPastThePrecisionsRange) {
                   "t0) |C row|, to 1e+16; at most 1e+13 in float");
   expect_rejected("covariance_factor: [[1, 0], [1e13, 1]]\ndimension: 2\n",
                   "T: component 2 spreads");
-  for (const char* fits : {"x0: [1e12]\n", "T: 1e22\n", "x0: [1e147]\nprecision: double\n"}) {
+  for (const char* fits :
+       {"x0: [1e12]\n", "T: 1e22\n", "x0: [1e147]\nprecision: double\n", "T: 1e-40\n",
+        "T: 1e-280\nprecision: double\n", "T: 1e-20\noutput: increments\n"}) {
     TempDir dir;
     const ProcessResult r =
         kmini({"check", dir.write("in.yaml", std::string("app: bridge\n") + fits)});
     EXPECT_EQ(r.exit_code, 0) << fits << r.err;
   }
+}
+
+// Steps so small that the noise added at them, or the steps themselves, are subnormal numbers in
+// the paths' precision: these ran and failed their check (exit 3), or, where the check rounded
+// the same way, passed without the noise. The bounds are the smallest normal over the unit
+// roundoff, rounded up to a power of ten: 1e-30 in float for the noise, 1e-291 for the steps.
+TEST(BridgeBadInput, StepsTooSmallForThePrecision) {
+  expect_run_rejected("T: 1e-70\n", "in.yaml:2:4: T: component 1's noise at the smallest step, t_");
+  expect_rejected("steps: 16\nT: 1e-100\n",
+                  "sqrt(dt / 2) |C row|, is 1.7677669529663688e-51; at least 1e-30 in float, so "
+                  "that its roundings are normal numbers");
+  expect_rejected("steps: 16\nT: 1e-300\nprecision: double\n",
+                  "T: the smallest step, t_13 - t_12 = 6.249999999999991e-302; at least 1e-291");
+  expect_rejected("T: 1e-30\noutput: increments\n",
+                  "T: component 1's increments at the smallest step, t_");
+  expect_rejected("T: 1e-31\noutput: increments\n",
+                  "T: the smallest step, t_1 - t0 = 1.5625e-33, gives increments a scale 1 / dt of "
+                  "6.4e+32; at most 1e+32 in float");
 }
 
 // A Sobol table with a malformed line among those the run uses is refused when the input is
