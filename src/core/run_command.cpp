@@ -302,13 +302,16 @@ class RunCommand {
 
   RunResult run_one(const Runner& runner, const RunSpec& run, FinishedResults& finished) const {
     try {
-      return runner.run(run, [&](const std::vector<VariantResult>& point) {
-        finished.add_point(point);
-        print_point(out_, run, point);
-        // A file or pipe buffers stdout in blocks: each point's rows go out when printed, so
-        // that a run killed later keeps what it showed.
-        out_.flush();
-      });
+      return runner.run(
+          run,
+          [&](const std::vector<VariantResult>& point) {
+            finished.add_point(point);
+            print_point(out_, run, point);
+            // A file or pipe buffers stdout in blocks: each point's rows go out when printed, so
+            // that a run killed later keeps what it showed.
+            out_.flush();
+          },
+          [&](const std::vector<VariantResult>& so_far) { finished.set_point_so_far(so_far); });
     } catch (const std::exception& e) {
       progress::clear();
       // A rank cannot leave the others waiting in a collective: with several ranks a failure

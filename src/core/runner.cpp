@@ -205,9 +205,8 @@ VariantResult Runner::run_variant(Case& problem, const AppSpec& app, const Varia
   return result;
 }
 
-RunResult Runner::run(
-    const RunSpec& run,
-    const std::function<void(const std::vector<VariantResult>&)>& on_point) const {
+RunResult Runner::run(const RunSpec& run, const PointResults& on_point,
+                      const PointResults& on_variant) const {
   RunResult out;
   out.spec = &run;
   const RunContext context{comm_, device_};
@@ -229,6 +228,11 @@ RunResult Runner::run(
         if ((out.interrupted = interrupt::requested(comm_)) != 0) break;
         point_results.push_back(run_variant(*problem, *run.app, *variant, params));
         point_results.back().point = swept_values(run, params);
+        if (on_variant) {
+          std::vector<VariantResult> so_far = point_results;
+          add_speedups(so_far);
+          on_variant(so_far);
+        }
       }
     } catch (const interrupt::Interrupted& stopped) {
       // Inside the setup or a variant: the variant under way is left out, those before it kept.

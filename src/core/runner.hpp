@@ -60,9 +60,11 @@ class Runner {
   // Checks that each point fits in device memory; throws InputError naming the run otherwise.
   void check_memory(const RunSpec& run) const;
 
-  // Runs every point and variant. `on_point` sees each point's results as they complete.
-  RunResult run(const RunSpec& run,
-                const std::function<void(const std::vector<VariantResult>&)>& on_point) const;
+  using PointResults = std::function<void(const std::vector<VariantResult>&)>;
+  // Runs every point and variant. `on_point` sees each point's results as they complete;
+  // `on_variant`, where given, the point's results so far after each of its variants.
+  RunResult run(const RunSpec& run, const PointResults& on_point,
+                const PointResults& on_variant = nullptr) const;
 
   // One variant at one point on an existing case.
   VariantResult run_variant(Case& problem, const AppSpec& app, const VariantSpec& variant,

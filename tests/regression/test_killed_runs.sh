@@ -6,7 +6,8 @@
 #     signal; the safe points come between repetitions and himeno's iterations too, so that a
 #     signal during a run's only variant is neither lost nor kept waiting for the variant's end;
 #     inside one long launch, which no safe point cuts, the last resort writes the same report
-#     0.6 s after the signal and ends the process with the same status;
+#     0.6 s after the signal and ends the process with the same status, with the variants of the
+#     point under way that finished before the launch;
 #   - whose standard output is a closed pipe or a full disk, a run still writes its report, says
 #     so on stderr, and exits 4;
 #   - whose report folder vanished while it ran, a run writes the report to the working folder
@@ -221,6 +222,24 @@ grep -q 'elements: 1000$' "$scratch/r-launch.yaml" || fail "the finished point i
 grep -q 'status: "interrupted"' "$scratch/r-launch.yaml" || fail "the run is not marked interrupted"
 grep -q "INTERRUPTED: 1 of 1 results passed validation before SIGTERM stopped it" \
   "$scratch/out-launch.txt" || fail "no INTERRUPTED line: $(cat "$scratch/out-launch.txt")"
+
+check "SIGTERM inside a long launch after another variant of the same point: that variant kept"
+# kokkos_reduce over 2^27 values, then atomic_each's warm-up launch over them, which no safe point
+# cuts. The signal comes 0.3 s after the time a run of kokkos_reduce alone takes here, which is
+# inside the warm-up launch (seconds on two cores, and longer in a sanitized build).
+printf 'app: reduce\nvariant: [kokkos_reduce]\nelements: [134217728]\nrepetitions: 1\n' \
+  >"$scratch/first-alone.yaml"
+started=$(date +%s.%N)
+"$kmini" run "$scratch/first-alone.yaml" --ceiling-elements 0 --report "$scratch/r-first-alone.yaml" \
+  >/dev/null 2>&1 || fail "kokkos_reduce alone did not pass"
+first_seconds=$(awk -v s="$started" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s + 0.3 }')
+expect_prompt_stop point 'app: reduce\nvariant: [kokkos_reduce, atomic_each]\nelements: [134217728]\nrepetitions: 1\n' "$first_seconds" 0 "$(awk -v s="$first_seconds" 'BEGIN { print int(s) + 5 }')"
+grep -q "found no safe point" "$scratch/out-point.txt" ||
+  fail "the signal did not come inside the launch: $(cat "$scratch/out-point.txt")"
+grep -q 'variant: "kokkos_reduce"' "$scratch/r-point.yaml" ||
+  fail "the point's finished variant is not in the last resort's report"
+grep -q "INTERRUPTED: 1 of 1 results passed validation before SIGTERM stopped it" \
+  "$scratch/out-point.txt" || fail "no INTERRUPTED line: $(cat "$scratch/out-point.txt")"
 
 # kmini run NAME.yaml in the background, stdout and stderr apart (out-NAME.txt, err-NAME.txt),
 # the process id in $pid; returns once PATTERN is on its stdout, or after SECONDS.
