@@ -131,20 +131,20 @@ double job_memory_peak_gbps(const Comm& comm, const DeviceInfo& device) {
   return total;
 }
 
-double free_device_bytes() {
+FreeMemory free_device_memory() {
 #if defined(KOKKOS_ENABLE_CUDA)
   if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) {
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
     check_cuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    return static_cast<double>(free_bytes);
+    return {static_cast<double>(free_bytes), false};
   }
 #endif
-  return free_host_bytes();
+  return free_host_memory();
 }
 
-double free_host_bytes() {
-  double available = meminfo_bytes("MemAvailable");
+FreeMemory free_host_memory() {
+  FreeMemory available{meminfo_bytes("MemAvailable"), false};
   // An address-space limit (ulimit -v) caps what the process may still map: the limit less what
   // it maps already (statm's first field, in pages). Without it, a run passed the gate and then
   // failed to allocate (exit 4).
@@ -154,7 +154,8 @@ double free_host_bytes() {
     double pages = 0.0;
     statm >> pages;
     const double mapped = pages * static_cast<double>(sysconf(_SC_PAGESIZE));
-    available = std::min(available, std::max(0.0, static_cast<double>(limit.rlim_cur) - mapped));
+    const double left = std::max(0.0, static_cast<double>(limit.rlim_cur) - mapped);
+    if (left < available.bytes) available = {left, true};
   }
   return available;
 }

@@ -30,11 +30,18 @@ int visible_gpu_count();
 // The device Kokkos runs on; call after Kokkos is initialised.
 DeviceInfo describe_device();
 
-// Memory free right now where the default execution space allocates.
-double free_device_bytes();
+// Memory free right now, and whether an address-space limit (ulimit -v, RLIMIT_AS) rather than
+// the memory itself bounds it, so that a refusal names the bound the user can change.
+struct FreeMemory {
+  double bytes = 0.0;
+  bool address_space_bound = false;
+};
 
-// The host's memory available right now (MemAvailable).
-double free_host_bytes();
+// Where the default execution space allocates.
+FreeMemory free_device_memory();
+
+// The host's memory available right now (MemAvailable), or what RLIMIT_AS leaves if less.
+FreeMemory free_host_memory();
 
 // Whether the default execution space allocates in the host's memory (a build without a GPU
 // backend): its device and host needs then draw on the same memory.

@@ -273,7 +273,7 @@ class RunCommand {
     return options_.ceiling_elements >= 0
                ? options_.ceiling_elements
                : static_cast<std::int64_t>(world_.min(static_cast<double>(
-                     default_ceiling_elements(registry_, device, free_device_bytes()))));
+                     default_ceiling_elements(registry_, device, free_device_memory().bytes))));
   }
 
   Ceilings measure_start_ceilings(const Runner& probe_runner, const DeviceInfo& device) const {

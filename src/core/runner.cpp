@@ -108,22 +108,27 @@ void Runner::check_memory(const RunSpec& run) const {
   if (!app.device_bytes && !app.host_bytes) return;
   // Where the device's memory is the host's, both needs draw on it: one check of their sum.
   const bool shared = device_memory_is_host();
-  const double device_free = free_device_bytes();
-  const double host_free = shared ? device_free : free_host_bytes();
+  const FreeMemory device_free = free_device_memory();
+  const FreeMemory host_free = shared ? device_free : free_host_memory();
   for (const auto& params : run.points()) {
     const double device = app.device_bytes ? app.device_bytes(params, comm_) : 0.0;
     const double host = app.host_bytes ? app.host_bytes(params, comm_) : 0.0;
-    const auto refuse = [&](double needed, double available, const std::string& of_what,
+    const auto refuse = [&](double needed, const FreeMemory& available, const std::string& of_what,
                             const std::string& has) {
       // Every rank checks its own memory; all must fit.
-      if (comm_.all(needed <= available)) return;
+      if (comm_.all(needed <= available.bytes)) return;
       const std::string where =
           run.key_path.empty() ? app.name : run.key_path + " (" + app.name + ")";
       const std::string point = describe_point(swept_values(run, params));
-      throw InputError(run.mark.str() + ": " + where + (point.empty() ? "" : " at " + point) +
-                       ": needs " + format_bytes(comm_.max(needed)) + " of " + of_what +
-                       " per rank, but " + has + " has " + format_bytes(comm_.min(available)) +
-                       " free");
+      const double least = comm_.min(available.bytes);
+      // Named where the rank with the least is bound by its limit, which the user can raise.
+      const bool limit_bound =
+          !comm_.all(!(available.address_space_bound && available.bytes == least));
+      throw InputError(
+          run.mark.str() + ": " + where + (point.empty() ? "" : " at " + point) + ": needs " +
+          format_bytes(comm_.max(needed)) + " of " + of_what + " per rank, but " +
+          (limit_bound ? "the address-space limit (ulimit -v, RLIMIT_AS) leaves " : has + " has ") +
+          format_bytes(least) + " free");
     };
     if (shared) {
       refuse(device + host, device_free, "memory", device_.name);

@@ -371,7 +371,9 @@ TEST(BadInput, MemoryGatesHonourUlimitAndTheProbe) {
                             "--report \"$2\"",
                             testing::kmini_binary(), input, dir.file("r.yaml")});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_CONTAINS(r.err, "stream: needs 6.7 GiB of memory per rank");
+  EXPECT_CONTAINS(r.err,
+                  "stream: needs 6.7 GiB of memory per rank, but the address-space limit "
+                  "(ulimit -v, RLIMIT_AS) leaves ");
   EXPECT_FALSE(std::filesystem::exists(dir.file("r.yaml")));
 #endif
   const std::string small = dir.write("small.yaml", "app: stream\nelements: 1000\n");
