@@ -88,7 +88,24 @@ class ScalarParser {
 
   [[noreturn]] void mismatch(const YAML::Node& node) const {
     where_.fail(node, "expected " + spec_.expectation() + ", found " + describe_node(node) +
-                          quoting_hint(node));
+                          quoting_hint(node) + double_range_hint(node));
+  }
+
+  // 1e-320 or 1e400 reads as a number but not as a double: say which bound it passes, where the
+  // message called it not a number at all.
+  std::string double_range_hint(const YAML::Node& node) const {
+    const bool wants_real = spec_.type == ParamType::real || spec_.type == ParamType::real_list ||
+                            spec_.type == ParamType::real_matrix;
+    if (!wants_real || !is_plain_scalar(node) || node.Scalar().empty()) return "";
+    const char* begin = node.Scalar().c_str();
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(begin, &end);
+    if (end != begin + node.Scalar().size() || errno != ERANGE) return "";
+    return std::fabs(value) > 1.0
+               ? ", too large for a double (at most 1.8e308)"
+               : ", too close to zero for a double (the smallest normal magnitude is 2.2e-308; "
+                 "write 0 for zero)";
   }
 
   // A quoted "100" or "true" is a string in YAML, which a number or a yes/no is not; the

@@ -318,6 +318,19 @@ TEST(ConfigErrors, QuotedNumbersAndBooleansGetAHint) {
   EXPECT_EQ(error_of("app: demo\nsize: 100000\n").find("quotes"), std::string::npos);
 }
 
+// A number outside double's range (a subnormal, or past 1.8e308) is refused as such, where the
+// message called it "not a number".
+TEST(ConfigErrors, NumbersOutsideDoubleRangeAreNamed) {
+  const std::string tiny =
+      "too close to zero for a double (the smallest normal magnitude is 2.2e-308";
+  EXPECT_CONTAINS(error_of("app: demo\nomega: 1e-320\n"), "found '1e-320', " + tiny);
+  EXPECT_CONTAINS(error_of("app: demo\ntimes: [0.5, 4e-310]\n"), "found '4e-310', " + tiny);
+  EXPECT_CONTAINS(error_of("app: demo\nomega: -2e400\n"),
+                  "found '-2e400', too large for a double (at most 1.8e308)");
+  EXPECT_EQ(error_of("app: demo\nomega: 1e-30x\n").find("for a double"), std::string::npos);
+  EXPECT_EQ(error_of("app: demo\nsize: 1e-320\n").find("for a double"), std::string::npos);
+}
+
 // yaml-cpp stops a deep nest with "bad file"; the message names the nesting instead.
 TEST(ConfigErrors, DeepNestingIsNamed) {
   EXPECT_CONTAINS(
