@@ -380,18 +380,20 @@ void check_bridge(const Params& params) {
           key, "the Sobol direction numbers " + table + " are missing; give sobol_table: FILE");
     }
     const double needed = static_cast<double>(model.grid.steps()) * model.dim;
-    const int available = sobol_table_dimensions(table);
+    // The table's faults (an empty file, a malformed line) are the key's: the message names the
+    // input's line too. Every line the run will use is read now, so that a malformed one stops
+    // the input at its load, not when its run starts after the runs before it.
+    int available = 0;
+    try {
+      available = sobol_table_dimensions(table);
+      if (needed <= available) read_sobol_directions(table, static_cast<int>(needed));
+    } catch (const InputError& e) {
+      params.reject(key, e.what());
+    }
     if (needed > available) {
       params.reject(key, "needs " + std::to_string(static_cast<long long>(needed)) +
                              " Sobol dimensions (steps x dimension), beyond the " +
                              std::to_string(available) + " of " + table);
-    }
-    // Every line the run will use is read now, so that a malformed one stops the input at its
-    // load, not when its run starts after the runs before it.
-    try {
-      read_sobol_directions(table, static_cast<int>(needed));
-    } catch (const InputError& e) {
-      params.reject(key, e.what());
     }
     if (static_cast<double>(params.integer("paths")) > kMaxSobolPaths) {
       params.reject("paths", "Sobol points of 32-bit direction numbers serve at most " +

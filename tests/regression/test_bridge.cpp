@@ -1078,6 +1078,12 @@ TEST(BridgeBadInput, SobolTableMalformedWhereTheRunReadsIt) {
       files.write("sobol.txt", "d s a m_i\n2 1 0 1\n3 2 1 1 5\n4 3 1 1 3 1\n");
   expect_run_rejected("steps: 4\nnormals: sobol\nsobol_table: " + table + "\n",
                       "sobol_table: " + table + ":3: ");
+  // An empty table is the key's fault too: the message names the input's line and key.
+  const std::string empty = files.write("empty.txt", "");
+  expect_run_rejected("steps: 4\nnormals: sobol\nsobol_table: " + empty + "\n",
+                      "in.yaml:4:14: sobol_table: " + empty +
+                          ":1: expected the header \"d s a m_i\" of Joe and Kuo's table, found an "
+                          "empty file");
   // A run that needs only the lines before it is accepted.
   TempDir dir;
   const ProcessResult r = kmini(
