@@ -16,6 +16,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/input_file.hpp"
@@ -305,28 +306,39 @@ std::string write_report_somewhere(const std::string& path,
     return path;
   } catch (const RuntimeFailure& e) {
     problem = e.what();
+  } catch (const std::filesystem::filesystem_error& e) {
+    problem = "cannot write " + quoted(path) + ": " + e.code().message();
   }
   const std::string name = std::filesystem::path(path).filename().string();
   const char* tmpdir = std::getenv("TMPDIR");
-  // A working folder removed during the run has no path: the temporary folder is left.
+  // A working folder removed during the run has no path: it is passed over, and so is a relative
+  // TMPDIR, which would lie inside it. /tmp comes last whatever TMPDIR says.
   std::error_code no_working_folder;
   const std::filesystem::path working = std::filesystem::current_path(no_working_folder);
+  const std::string temporary = tmpdir != nullptr ? tmpdir : "";
+  const bool temporary_usable =
+      !temporary.empty() && (std::filesystem::path(temporary).is_absolute() || !no_working_folder);
+  std::vector<std::string> tried;
   for (const std::string& folder :
        {no_working_folder ? std::string() : working.string(),
-        std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp")}) {
+        temporary_usable ? temporary : std::string(), std::string("/tmp")}) {
     if (folder.empty() || (std::filesystem::path(folder) / name).string() == path) continue;
-    const std::string fallback = free_name_in(folder, name);
-    if (fallback.empty()) {
-      problem += "; no free name for it in " + quoted(folder);
-      continue;
-    }
+    if (std::find(tried.begin(), tried.end(), folder) != tried.end()) continue;
+    tried.push_back(folder);
     try {
+      const std::string fallback = free_name_in(folder, name);
+      if (fallback.empty()) {
+        problem += "; no free name for it in " + quoted(folder);
+        continue;
+      }
       write_file_atomically(fallback, produce);
       std::cerr << "kmini: " << problem << "; the report went to " << fallback << " instead"
                 << std::endl;
       return fallback;
     } catch (const RuntimeFailure& e) {
       problem += "; " + std::string(e.what());
+    } catch (const std::filesystem::filesystem_error& e) {
+      problem += "; " + quoted(folder) + ": " + e.code().message();
     }
   }
   std::cerr << "kmini: " << problem << "; no report was written" << std::endl;

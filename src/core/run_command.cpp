@@ -208,10 +208,14 @@ class RunCommand {
     print_headlines(out_, ending.headlines, ending.summary.reference_device);
     out_ << ending.summary.line() << "\n"
          << "report: " << (written.empty() ? "none (see the error above)" : written) << "\n";
-    const int status = written != report_path.given ? static_cast<int>(ExitCode::runtime_failure)
-                                                    : final_status(results, ending.summary);
-    return stdout_failed(written) ? std::max(status, static_cast<int>(ExitCode::runtime_failure))
-                                  : status;
+    // A report sent elsewhere, or a lost stdout, is a runtime failure; a signal's status, which
+    // says the run was cut short, outranks it, as it outranks every other.
+    const bool report_elsewhere = written != report_path.given;
+    const bool lost_stdout = stdout_failed(written);
+    const int status = final_status(results, ending.summary);
+    return report_elsewhere || lost_stdout
+               ? std::max(status, static_cast<int>(ExitCode::runtime_failure))
+               : status;
   }
 
  private:

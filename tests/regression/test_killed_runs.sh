@@ -171,6 +171,37 @@ grep -q "the report went to $scratch/tmp/relative.yaml instead" "$scratch/out-cw
 grep -q '^  status: "VALID"$' "$scratch/tmp/relative.yaml" || fail "no whole report in TMPDIR"
 unset TMPDIR
 
+check "the same with a relative TMPDIR, which lay inside the working folder: the report in /tmp"
+# The fallback into such a TMPDIR threw "cannot make absolute path", and no report was written.
+mkdir -p "$scratch/cwd-gone"
+cd "$scratch/cwd-gone" || fail "no working folder"
+name="kmini-killed-runs-$$.yaml"
+export TMPDIR=relative/tmp
+start_and_wait_for_first_row "$scratch/mid.yaml" "$name" "$scratch/out-relative-tmp.txt"
+unset TMPDIR
+cd "$scratch" || fail "no scratch folder"
+rm -rf "$scratch/cwd-gone"
+wait $pid
+status=$?
+[ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-relative-tmp.txt")"
+grep -q "the report went to /tmp/$name instead" "$scratch/out-relative-tmp.txt" ||
+  fail "no word of the report in /tmp: $(cat "$scratch/out-relative-tmp.txt")"
+grep -q '^  status: "VALID"$' "/tmp/$name" || fail "no whole report in /tmp"
+rm -f "/tmp/$name"
+
+check "the report's folder removed, then SIGTERM: the report in the working folder, exit 143"
+# The fallback's exit 4 hid the signal's status, which says that the run was cut short.
+mkdir -p "$scratch/gone"
+cd "$scratch" || fail "no scratch folder"
+start_and_wait_for_first_row mid.yaml gone/signalled.yaml "$scratch/out-signalled.txt"
+rm -rf "$scratch/gone"
+kill -TERM $pid
+wait_within 10
+[ $status -eq 143 ] || fail "exit $status, expected 143: $(cat "$scratch/out-signalled.txt")"
+grep -q "the report went to $scratch/signalled.yaml instead" "$scratch/out-signalled.txt" ||
+  fail "no word of the fallback: $(cat "$scratch/out-signalled.txt")"
+grep -q '^  status: "INTERRUPTED"$' "$scratch/signalled.yaml" || fail "no INTERRUPTED report"
+
 # Runs NAME's input (its YAML in $2) in the background, with a bandwidth probe of $4 elements
 # (none by default), sends SIGTERM after $3 seconds, and expects exit 143 within $5 seconds (10
 # by default) with an INTERRUPTED report.
