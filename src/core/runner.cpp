@@ -116,7 +116,11 @@ void Runner::check_memory(const RunSpec& run) const {
     const auto refuse = [&](double needed, const FreeMemory& available, const std::string& of_what,
                             const std::string& has) {
       // Every rank checks its own memory; all must fit.
-      if (comm_.all(needed <= available.bytes)) return;
+      const bool fits = needed <= available.bytes;
+      if (comm_.all(fits)) return;
+      // Named where it is not rank 0 that lacks the memory, as an input refused on one rank is.
+      const int short_rank = static_cast<int>(comm_.min(fits ? comm_.size() : comm_.rank()));
+      const std::string rank = short_rank == 0 ? "" : "rank " + std::to_string(short_rank) + ": ";
       const std::string where =
           run.key_path.empty() ? app.name : run.key_path + " (" + app.name + ")";
       const std::string point = describe_point(swept_values(run, params));
@@ -125,8 +129,8 @@ void Runner::check_memory(const RunSpec& run) const {
       const bool limit_bound =
           !comm_.all(!(available.address_space_bound && available.bytes == least));
       throw InputError(
-          run.mark.str() + ": " + where + (point.empty() ? "" : " at " + point) + ": needs " +
-          format_bytes(comm_.max(needed)) + " of " + of_what + " per rank, but " +
+          rank + run.mark.str() + ": " + where + (point.empty() ? "" : " at " + point) +
+          ": needs " + format_bytes(comm_.max(needed)) + " of " + of_what + " per rank, but " +
           (limit_bound ? "the address-space limit (ulimit -v, RLIMIT_AS) leaves " : has + " has ") +
           format_bytes(least) + " free");
     };

@@ -173,6 +173,37 @@ TEST(TwoRanks, CheckAnswersOnceAndRanksThatReadDifferentInputsExitTwo) {
                                   {"rank 1: ", "did you mean 'elements'?"});
 }
 
+// The memory gate's refusal where rank 1 alone lacks the memory (an address-space limit on it
+// alone) names rank 1, where it read as rank 0's. (A sanitized kmini cannot start under such a
+// limit.)
+TEST(TwoRanks, AMemoryRefusalOnRankOneAloneNamesIt) {
+#if !defined(KMINI_SANITIZED)
+  TempDir dir;
+  const std::string input = dir.write("in.yaml", "app: stream\nelements: 40000000\n");
+  const std::vector<std::string> run = {"run", input,      "--ceiling-elements",
+                                        "0",   "--report", dir.file("r.yaml")};
+  std::vector<std::string> args = {"timeout",
+                                   "-k",
+                                   "5",
+                                   "60",
+                                   testing::mpiexec(),
+                                   "--oversubscribe",
+                                   "-n",
+                                   "1",
+                                   testing::kmini_binary()};
+  args.insert(args.end(), run.begin(), run.end());
+  args.insert(args.end(), {":", "-n", "1", "bash", "-c", "ulimit -v 1000000 && exec \"$@\"", "bash",
+                           testing::kmini_binary()});
+  args.insert(args.end(), run.begin(), run.end());
+  testing::prepare_environment();
+  expect_one_message_and_exit_two(testing::run_process(args),
+                                  {"kmini: error: rank 1: " + input +
+                                   ":1:1: stream: needs 915.5 MiB of memory per rank, but "
+                                   "the address-space limit (ulimit -v, RLIMIT_AS) leaves "});
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.yaml")));
+#endif
+}
+
 // A command-line mistake on every rank is printed once.
 TEST(TwoRanks, CommandLineErrorsArePrintedOnce) {
   const ProcessResult r = mpirun(2, {"run", "in.yaml", "--repotr", "r.yaml"});
