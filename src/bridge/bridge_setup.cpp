@@ -212,6 +212,15 @@ void check_finite_paths(const Params& params, const BridgeModel& model, bool inc
                                  format_number(1.0 / step) + "; at most " +
                                  format_number(scale_bound) + " in " + precision);
   }
+  // A product of the covariance's row and a time term out of range is the fault of the one
+  // further from 1 in the failing direction: the covariance's key where the input gives one.
+  const char* factor_key = params.has("covariance")          ? "covariance"
+                           : params.has("covariance_factor") ? "covariance_factor"
+                                                             : nullptr;
+  const auto key_of = [&](double factor_term, double time_term, bool too_large) {
+    const bool factor_at_fault = too_large ? factor_term > time_term : factor_term < time_term;
+    return factor_key != nullptr && factor_at_fault ? std::string(factor_key) : times_key;
+  };
   const int dim = model.dim;
   for (int c = 0; c < dim; ++c) {
     double row = 0.0;
@@ -225,23 +234,25 @@ void check_finite_paths(const Params& params, const BridgeModel& model, bool inc
     }
     const double spread = 10.0 * std::sqrt(row) * std::sqrt(span);
     if (!(spread <= bound)) {
-      params.reject(times_key, component +
-                                   " spreads ten standard deviations, 10 sqrt(t_N - t0) |C row|, "
-                                   "to " +
-                                   format_number(spread) + within);
+      params.reject(key_of(std::sqrt(row), std::sqrt(span), true),
+                    component +
+                        " spreads ten standard deviations, 10 sqrt(t_N - t0) |C row|, "
+                        "to " +
+                        format_number(spread) + within);
     }
     const double noise = std::sqrt(row) * std::sqrt(step / 2.0);
     if (!(noise >= smallest_noise)) {
-      params.reject(times_key, component + "'s noise at " + smallest_step +
-                                   ", sqrt(dt / 2) |C row|, is " + format_number(noise) +
-                                   "; at least " + format_number(smallest_noise) + " in " +
-                                   precision + ", so that its roundings are normal numbers");
+      params.reject(key_of(std::sqrt(row), std::sqrt(step / 2.0), false),
+                    component + "'s noise at " + smallest_step + ", sqrt(dt / 2) |C row|, is " +
+                        format_number(noise) + "; at least " + format_number(smallest_noise) +
+                        " in " + precision + ", so that its roundings are normal numbers");
     }
     const double increment = 10.0 * std::sqrt(row) / std::sqrt(step);
     if (increments && !(increment <= bound)) {
-      params.reject(times_key, component + "'s increments at " + smallest_step +
-                                   " spread ten standard deviations, 10 |C row| / sqrt(dt), to " +
-                                   format_number(increment) + within);
+      params.reject(key_of(std::sqrt(row), 1.0 / std::sqrt(step), true),
+                    component + "'s increments at " + smallest_step +
+                        " spread ten standard deviations, 10 |C row| / sqrt(dt), to " +
+                        format_number(increment) + within);
     }
   }
 }

@@ -1040,8 +1040,11 @@ TEST(BridgeBadInput, StartsAndSpreadsPastThePrecisionsRange) {
   expect_rejected("T: 1e30\n",
                   "T: component 1 spreads ten standard deviations, 10 sqrt(t_N - "
                   "t0) |C row|, to 1e+16; at most 1e+13 in float");
+  // The covariance's row, not T, is at fault where it is the term further from 1.
   expect_rejected("covariance_factor: [[1, 0], [1e13, 1]]\ndimension: 2\n",
-                  "T: component 2 spreads");
+                  "covariance_factor: component 2 spreads");
+  expect_run_rejected("dimension: 2\ncovariance: [[1e308, 0], [0, 1e308]]\nprecision: double\n",
+                      "in.yaml:3:13: covariance: component 1 spreads");
   for (const char* fits :
        {"x0: [1e12]\n", "T: 1e22\n", "x0: [1e147]\nprecision: double\n", "T: 1e-40\n",
         "T: 1e-280\nprecision: double\n", "T: 1e-20\noutput: increments\n"}) {
