@@ -277,11 +277,13 @@ HfSetup read_setup(const Params& params) {
   for (const Atom& atom : setup.molecule.atoms)
     for (const Shell& shell : setup.basis.shells_of_element.at(atom.atomic_number))
       functions += functions_of_shell(shell.l, setup.functions);
+  // Extra electrons (a negative charge) that the basis cannot hold are the charge's fault.
+  const bool extra_electrons = params.given("charge") && setup.molecule.charge < 0;
   if (2 * functions < setup.molecule.electrons())
-    params.reject("basis", "the basis has " + std::to_string(functions) +
-                               " functions on this molecule, too few for its " +
-                               std::to_string(setup.molecule.electrons() / 2) +
-                               " doubly occupied orbitals");
+    params.reject(extra_electrons ? "charge" : "basis",
+                  "the basis has " + std::to_string(functions) +
+                      " functions on this molecule, too few for its " +
+                      std::to_string(setup.molecule.electrons() / 2) + " doubly occupied orbitals");
   setup.guess = choices().guess.of(params);
   setup.max_iterations = static_cast<int>(params.integer("max_iterations"));
   setup.energy_convergence = params.real("convergence");

@@ -1062,6 +1062,11 @@ TEST(HfBadInput, Molecules) {
   dir.write("far.xyz", "3\nc\nO 0 0 1e200\nH 0 0.7572 -0.4692\nH 0 -0.7572 -0.4692\n");
   expect_rejected(dir, "molecule: far.xyz\n",
                   {"far.xyz:3: expected a coordinate within +-10000 Angstrom, found '1e200'"});
+  // Electrons a negative charge adds that the basis cannot hold are the charge's fault, not the
+  // basis's (whose key the message named, at the run's first line where basis was not given).
+  expect_rejected(dir, "atoms: ['H 0 0 0', 'H 0 0 0.74']\ncharge: -1000\n",
+                  {"in.yaml:3:9: charge: the basis has 2 functions on this molecule, too few for "
+                   "its 501 doubly occupied orbitals"});
   // The run's own position names where the key is missing.
   expect_rejected(dir, "basis: sto-3g\n",
                   {"in.yaml:1:1: molecule: the hf app needs a molecule: an xyz file (molecule) or "
