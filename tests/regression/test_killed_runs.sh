@@ -157,36 +157,32 @@ grep -q "the report went to .*/mid-1.yaml instead" "$scratch/out-mid.txt" ||
   fail "no word of the numbered report: $(cat "$scratch/out-mid.txt")"
 grep -q '^  status: "VALID"$' "$scratch/mid-1.yaml" || fail "no whole report in mid-1.yaml"
 
+# Runs mid.yaml from a working folder that is removed after the first row, the report named
+# $1 relative to it; expects exit 4 and the whole report at $2, said on the output ($3).
+expect_report_past_removed_working_folder() {
+  mkdir -p "$scratch/cwd-gone"
+  cd "$scratch/cwd-gone" || fail "no working folder"
+  start_and_wait_for_first_row "$scratch/mid.yaml" "$1" "$3"
+  cd "$scratch" || fail "no scratch folder"
+  rm -rf "$scratch/cwd-gone"
+  wait $pid
+  status=$?
+  [ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$3")"
+  grep -q "the report went to $2 instead" "$3" || fail "no word of the report at $2: $(cat "$3")"
+  grep -q '^  status: "VALID"$' "$2" || fail "no whole report at $2"
+}
+
 check "the working folder itself removed mid-run, the report named relative to it: in TMPDIR"
-mkdir -p "$scratch/cwd-gone"
-cd "$scratch/cwd-gone" || fail "no working folder"
-start_and_wait_for_first_row "$scratch/mid.yaml" relative.yaml "$scratch/out-cwd-gone.txt"
-cd "$scratch" || fail "no scratch folder"
-rm -rf "$scratch/cwd-gone"
-wait $pid
-status=$?
-[ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-cwd-gone.txt")"
-grep -q "the report went to $scratch/tmp/relative.yaml instead" "$scratch/out-cwd-gone.txt" ||
-  fail "no word of the report in TMPDIR: $(cat "$scratch/out-cwd-gone.txt")"
-grep -q '^  status: "VALID"$' "$scratch/tmp/relative.yaml" || fail "no whole report in TMPDIR"
+expect_report_past_removed_working_folder relative.yaml "$scratch/tmp/relative.yaml" \
+  "$scratch/out-cwd-gone.txt"
 unset TMPDIR
 
 check "the same with a relative TMPDIR, which lay inside the working folder: the report in /tmp"
 # The fallback into such a TMPDIR threw "cannot make absolute path", and no report was written.
-mkdir -p "$scratch/cwd-gone"
-cd "$scratch/cwd-gone" || fail "no working folder"
 name="kmini-killed-runs-$$.yaml"
 export TMPDIR=relative/tmp
-start_and_wait_for_first_row "$scratch/mid.yaml" "$name" "$scratch/out-relative-tmp.txt"
+expect_report_past_removed_working_folder "$name" "/tmp/$name" "$scratch/out-relative-tmp.txt"
 unset TMPDIR
-cd "$scratch" || fail "no scratch folder"
-rm -rf "$scratch/cwd-gone"
-wait $pid
-status=$?
-[ $status -eq 4 ] || fail "exit $status, expected 4: $(cat "$scratch/out-relative-tmp.txt")"
-grep -q "the report went to /tmp/$name instead" "$scratch/out-relative-tmp.txt" ||
-  fail "no word of the report in /tmp: $(cat "$scratch/out-relative-tmp.txt")"
-grep -q '^  status: "VALID"$' "/tmp/$name" || fail "no whole report in /tmp"
 rm -f "/tmp/$name"
 
 check "the report's folder removed, then SIGTERM: the report in the working folder, exit 143"
