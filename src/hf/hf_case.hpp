@@ -114,6 +114,7 @@ class HfCase : public Case {
   double fastest_repeat_ = INFINITY;
   BuildRow repeat_row_;  // the latest repeated build
   std::optional<double> first_energy_;
+  double first_change_ = 0.0;  // its SCF's last energy change
   std::string first_variant_;
 };
 

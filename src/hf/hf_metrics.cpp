@@ -1,5 +1,6 @@
 // HfCase's metrics, by topic, in the order the report lists them.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <string>
 
@@ -66,6 +67,9 @@ void HfCase::add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& ou
                  {"scf_iterations", static_cast<double>(r.history.size()), ""},
                  {"scf_seconds", scf_seconds_.at(variant.index), "s"},
                  {"commutator", r.history.back().commutator, ""},
+                 {"scf_last_energy_change",
+                  std::isfinite(last_energy_change(r)) ? last_energy_change(r) : -1.0,
+                  "hartree, |E_k - E_{k-1}| over the SCF's last two iterations (-1 after one)"},
                  {"scf_g_build_min", g_min, "s", g_seconds},
                  {"scf_g_build_avg", g_avg, "s"},
                  {"scf_g_build_max", g_max, "s"},

@@ -5,6 +5,7 @@
 // builds, LAPACK on the host otherwise).
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -34,6 +35,12 @@ struct ScfResult {
   double smallest_overlap_eigenvalue = 0.0;
   Matrix<DeviceMemory> density;  // the converged one (the latest iterate when not converged)
 };
+
+// |E_k - E_{k-1}| over the last two iterations; infinite after one.
+inline double last_energy_change(const ScfResult& r) {
+  const std::size_t n = r.history.size();
+  return n > 1 ? std::fabs(r.history[n - 1].energy - r.history[n - 2].energy) : INFINITY;
+}
 
 // G(D) into g: the whole G, summed over ranks.
 using GBuild =
