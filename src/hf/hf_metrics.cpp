@@ -60,6 +60,7 @@ void HfCase::add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& ou
   const double g_min = *std::min_element(g_seconds.begin(), g_seconds.end());
   const double g_max = *std::max_element(g_seconds.begin(), g_seconds.end());
   const double g_avg = std::accumulate(g_seconds.begin(), g_seconds.end(), 0.0) / g_seconds.size();
+  const double last_change = last_energy_change(r);
   out.insert(out.end(),
              {
                  {"energy", r.energy, "hartree", energies},
@@ -67,8 +68,7 @@ void HfCase::add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& ou
                  {"scf_iterations", static_cast<double>(r.history.size()), ""},
                  {"scf_seconds", scf_seconds_.at(variant.index), "s"},
                  {"commutator", r.history.back().commutator, ""},
-                 {"scf_last_energy_change",
-                  std::isfinite(last_energy_change(r)) ? last_energy_change(r) : -1.0,
+                 {"scf_last_energy_change", std::isfinite(last_change) ? last_change : -1.0,
                   "hartree, |E_k - E_{k-1}| over the SCF's last two iterations (-1 after one)"},
                  {"scf_g_build_min", g_min, "s", g_seconds},
                  {"scf_g_build_avg", g_avg, "s"},
