@@ -403,6 +403,46 @@ TEST(HfDensityScreen, TheCutKeepsEveryQuartetTheScreenKeeps) {
   check_cut(false, 30, 60, 4);
 }
 
+// The primitive screen's cutoff divides the threshold's share by the largest density that the
+// build's updates multiply the quartet's integrals by: every pairing's where the build makes the
+// Coulomb updates, the exchange pairings' alone where it makes K alone (fock_algorithm: split).
+TEST(HfDensityScreen, ThePrimitiveCutoffFollowsTheUpdatesTheBuildMakes) {
+  std::mt19937_64 rng(20261204);
+  std::uniform_real_distribution<double> small(1e-7, 1e-5), large(0.2, 0.9);
+  // Shells 0 and 1 form the bra, 2 and 3 the ket: compact pairs some way apart.
+  Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace> density("d", 4, 4);
+  for (int s = 0; s < 4; ++s)
+    for (int t = 0; t < 4; ++t)
+      density(s, t) = (s < 2) == (t < 2) ? large(rng) : small(rng);
+  Kokkos::View<double*, Kokkos::HostSpace> bound("q", 2);
+  bound(0) = 0.7;
+  bound(1) = 0.3;
+  Kokkos::View<int* [2], Kokkos::LayoutRight, Kokkos::HostSpace> shells("shells", 2);
+  shells(0, 0) = 0;
+  shells(0, 1) = 1;
+  shells(1, 0) = 2;
+  shells(1, 1) = 3;
+  QuartetScreen<Kokkos::HostSpace> screen;
+  screen.shell_density = density;
+  screen.pair_bound = bound;
+  screen.pair_shells = shells;
+  screen.threshold = 1e-12;
+  screen.by_density = true;
+  const double exchange = std::max({density(0, 2), density(1, 3), density(0, 3), density(1, 2)});
+  const double coupled = std::max({density(0, 1), density(2, 3), exchange});
+  const double share = QuartetScreen<Kokkos::HostSpace>::kPrimitiveShare * screen.threshold;
+  EXPECT_DOUBLE_EQ(screen.primitive_cutoff(0, 1), share / coupled);
+  screen.coulomb = false;
+  EXPECT_DOUBLE_EQ(screen.primitive_cutoff(0, 1), share / exchange);
+  EXPECT_GT(screen.primitive_cutoff(0, 1), 1e4 * share / coupled);
+  screen.primitive_screen = false;
+  EXPECT_EQ(screen.primitive_cutoff(0, 1), 0.0);
+  // Under Schwarz screening the bound is on the integrals alone, whichever updates are made.
+  screen.primitive_screen = true;
+  screen.by_density = false;
+  EXPECT_DOUBLE_EQ(screen.primitive_cutoff(0, 1), share);
+}
+
 // The plan on random pairs: every quartet with Q_P Q_Q >= threshold is one rank's candidate
 // exactly once and the only candidates Schwarz screening computes, a candidate is within the
 // ceilings' factor 16 of the threshold, and the lists

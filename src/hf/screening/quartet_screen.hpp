@@ -98,13 +98,23 @@ struct QuartetScreen {
                   larger(shell_density(a, d), shell_density(b, c)));
   }
 
+  // What multiplies an integral of the quartet in the G this build makes, at most: the coupled
+  // density, or where the build makes the exchange updates alone, the exchange pairings'. A
+  // quartet of two compact pairs some way apart couples D_ab and D_cd near 1 but exchange
+  // densities orders of magnitude smaller, which K alone can take at a looser cutoff.
+  KOKKOS_INLINE_FUNCTION double updated_density(const ScreenedPair& bra,
+                                                const ScreenedPair& ket) const {
+    if (!coulomb && by_density) return exchange_density(bra, ket);
+    return coupled_density(bra, ket);
+  }
+
   // The primitive screen's cutoff for a kept quartet (eri.hpp): what it leaves out of the
   // quartet's contributions to G stays under kPrimitiveShare of the threshold.
   static constexpr double kPrimitiveShare = 0.1;
   KOKKOS_INLINE_FUNCTION double primitive_cutoff(const ScreenedPair& bra,
                                                  const ScreenedPair& ket) const {
     if (!primitive_screen) return 0.0;
-    const double density = coupled_density(bra, ket);
+    const double density = updated_density(bra, ket);
     return density > 0.0 ? kPrimitiveShare * threshold / density : 0.0;
   }
   // By pair index: the quartet kernels read the pairs' shells by index anyway.
