@@ -221,6 +221,7 @@ BuildRow HfCase::row_of_last_build(bool full) const {
   BuildRow row;
   row.full = full;
   row.computed = comm_.sum(record.total_computed());
+  row.listed = comm_.sum(std::accumulate(record.candidates.begin(), record.candidates.end(), 0.0));
   row.coulomb_only =
       comm_.sum(std::accumulate(record.coulomb_only.begin(), record.coulomb_only.end(), 0.0));
   row.rank_computed_min = comm_.min(record.total_computed());

@@ -29,6 +29,7 @@ namespace kmini::hf {
 struct BuildRow {
   bool full = true;                // from the whole density, not its change
   double computed = 0.0;           // quartets
+  double listed = 0.0;             // candidates the screen tested, computed ones among them
   double coulomb_only = 0.0;       // of them, those without exchange updates
   double rank_computed_min = 0.0;  // the least and most any rank computed
   double rank_computed_max = 0.0;

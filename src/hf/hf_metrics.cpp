@@ -98,6 +98,10 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
       {
           {"repeated_g_elements_differing", comm_.sum(static_cast<double>(repeats_differ_)), ""},
           {"quartets_computed", repeat_row_.computed, "per G build from the converged density"},
+          // What the kept lists scanned to find them (the prefixes the density cut leaves):
+          // their cost grows with this, the quartet kernels' with the quartets computed.
+          {"quartets_listed", repeat_row_.listed,
+           "per G build from the converged density, the candidates the screen tested"},
           {"quartets_screened", plan.candidates - repeat_row_.computed,
            "per G build from the converged density, of the unique quartets"},
           {"quartets_per_second", repeat_row_.computed / fastest_repeat_,
