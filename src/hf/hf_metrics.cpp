@@ -175,6 +175,9 @@ void HfCase::add_basis_metrics(std::vector<Metric>& out) const {
                  {"primitives_removed", primitives_removed(setup_),
                   "from the molecule's contractions by contractions: optimized (0 with "
                   "as_given)"},
+                 {"fock_algorithm_split", setup_.fock_algorithm == FockAlgorithm::split ? 1.0 : 0.0,
+                  std::string("1: J by the J engine and K apart (split), 0: fused") +
+                      (setup_.fock_algorithm_automatic ? "; chosen by fock_algorithm auto" : "")},
                  {"spherical_functions", setup_.functions == Functions::spherical ? 1.0 : 0.0,
                   "1: the SCF ran over real solid harmonics (5 per d shell), 0: over Cartesian "
                   "functions (6)"},

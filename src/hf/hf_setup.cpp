@@ -31,8 +31,10 @@ struct HfChoices {
                               {{"schwarz", Screening::schwarz}, {"density", Screening::density}}};
   Choice<FockBuild> fock_build{
       "fock_build", {{"full", FockBuild::full}, {"incremental", FockBuild::incremental}}};
-  Choice<FockAlgorithm> fock_algorithm{
-      "fock_algorithm", {{"fused", FockAlgorithm::fused}, {"split", FockAlgorithm::split}}};
+  // std::nullopt: automatic_fock_algorithm's choice for the molecule.
+  Choice<std::optional<FockAlgorithm>> fock_algorithm{
+      "fock_algorithm",
+      {{"auto", std::nullopt}, {"fused", FockAlgorithm::fused}, {"split", FockAlgorithm::split}}};
   Choice<std::optional<JRowPairs>> j_row_pairs{
       "j_row_pairs",
       {{"auto", std::nullopt}, {"both_ways", JRowPairs::both_ways}, {"once", JRowPairs::once}}};
@@ -48,6 +50,10 @@ const HfChoices& choices() {
 }
 
 }  // namespace
+
+FockAlgorithm automatic_fock_algorithm(int atoms) {
+  return atoms >= kSplitFromAtoms ? FockAlgorithm::split : FockAlgorithm::fused;
+}
 
 Functions family_functions(const std::string& basis_name) {
   for (const char* prefix : {"cc-", "aug-cc-"})
@@ -155,12 +161,15 @@ std::vector<ParamSpec> hf_params() {
                  "every full_rebuild_every iterations after the last")
           .sweepable(),
       words.fock_algorithm
-          .param(FockAlgorithm::fused,
+          .param(std::nullopt,
                  "fused: each quartet's ERIs make both its Coulomb and its exchange updates; "
                  "split: J by a J engine (McMurchie-Davidson, the density contracted into each "
                  "ket product's Hermite expansion first, every pair of pairs exact, on the "
                  "default execution space whatever the variant), and K by the quartets whose "
-                 "exchange updates the screen keeps, made by the variant's update")
+                 "exchange updates the screen keeps, made by the variant's update; "
+                 "auto: split from " +
+                     std::to_string(kSplitFromAtoms) +
+                     " atoms up, fused below (the metric fock_algorithm_split says which ran)")
           .sweepable(),
       ParamSpec::integer(
           "j_ket_lanes", 0,
@@ -292,7 +301,10 @@ HfSetup read_setup(const Params& params) {
   setup.screening_threshold = params.real("screening_threshold");
   setup.primitive_screening = params.boolean("primitive_screening");
   setup.fock_build = choices().fock_build.of(params);
-  setup.fock_algorithm = choices().fock_algorithm.of(params);
+  const std::optional<FockAlgorithm> fock_algorithm = choices().fock_algorithm.of(params);
+  setup.fock_algorithm_automatic = !fock_algorithm.has_value();
+  setup.fock_algorithm = fock_algorithm.value_or(
+      automatic_fock_algorithm(static_cast<int>(setup.molecule.atoms.size())));
   setup.j_ket_lanes = static_cast<int>(params.integer("j_ket_lanes"));
   if (setup.j_ket_lanes > 0 && (setup.j_ket_lanes & (setup.j_ket_lanes - 1)) != 0)
     params.reject("j_ket_lanes", "must be 0 (the default) or a power of two: 1, 2, 4, 8, 16 or 32");

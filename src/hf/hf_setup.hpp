@@ -25,6 +25,12 @@ enum class Contractions { as_given, optimized };
 // How G is built: fused, J and K from one pass over the quartets' ERIs; split, J by the J engine
 // (fock/j_engine.hpp) and K by the quartets that its exchange updates need.
 enum class FockAlgorithm { fused, split };
+// fock_algorithm auto: split from this many atoms up, fused below. Split gains with the
+// molecule's extent: pairs of pairs far apart, which fused computes whole for J, are the J
+// engine's cheap interactions. Where it overtook fused on water clusters in every basis:
+// docs/notes/hf-j-engine.md.
+constexpr int kSplitFromAtoms = 256;
+FockAlgorithm automatic_fock_algorithm(int atoms);
 
 // A point's problem as its parameters state it (setup_of): the defaults are the parameters'
 // (hf_params), and nothing here assumes one.
@@ -45,8 +51,9 @@ struct HfSetup {
   double screening_threshold;
   bool primitive_screening;
   FockBuild fock_build;
-  FockAlgorithm fock_algorithm;
-  int j_ket_lanes;  // JEngineSettings::ket_lanes
+  FockAlgorithm fock_algorithm;   // resolved: auto is automatic_fock_algorithm's
+  bool fock_algorithm_automatic;  // whether fock_algorithm was auto
+  int j_ket_lanes;                // JEngineSettings::ket_lanes
   // JEngineSettings::row_pairs; std::nullopt: once, but both ways for a variant whose G is
   // deterministic.
   std::optional<JRowPairs> j_row_pairs;

@@ -489,6 +489,7 @@ TEST(HfSplit, TheJEngineAndTheExchangeAloneGiveTheFusedAndPyscfEnergies) {
     expect_converged(runs[i][0]);
     const double fused = metric(runs[i][0], "energy");
     EXPECT_FALSE(runs[i][0]["metrics"]["j_seconds"].IsDefined());
+    EXPECT_EQ(metric(runs[i][0], "fock_algorithm_split"), 0.0);
     ASSERT_EQ(variants_of(runs[i + 1]), kVariants);
     for (const auto& result : runs[i + 1]) {
       SCOPED_TRACE(describe(result));
@@ -496,6 +497,9 @@ TEST(HfSplit, TheJEngineAndTheExchangeAloneGiveTheFusedAndPyscfEnergies) {
       if (i / 2 < references.size()) expect_pyscf_energy(result, *references[i / 2]);
       EXPECT_NEAR(metric(result, "energy"), fused, kModeAgreement);
       EXPECT_GT(metric(result, "j_primitive_interactions"), 0.0);
+      EXPECT_EQ(metric(result, "fock_algorithm_split"), 1.0);
+      EXPECT_EQ(result["metrics"]["fock_algorithm_split"]["unit"].as<std::string>().find("auto"),
+                std::string::npos);
       // A shell's pair with itself holds the products (i, j) and (j, i), one Gaussian: fewer
       // Hermite rows than products.
       EXPECT_GT(metric(result, "j_hermite_rows"), 0.0);
@@ -505,8 +509,9 @@ TEST(HfSplit, TheJEngineAndTheExchangeAloneGiveTheFusedAndPyscfEnergies) {
       EXPECT_LE(metric(result, "quartets_computed"), metric(runs[i][0], "quartets_computed"));
       // The lists tested every quartet computed; among the waters, the screen dropped some.
       EXPECT_GE(metric(result, "quartets_listed"), metric(result, "quartets_computed"));
-      if (i / 2 >= references.size())
+      if (i / 2 >= references.size()) {
         EXPECT_GT(metric(result, "quartets_listed"), metric(result, "quartets_computed"));
+      }
     }
   }
 }
@@ -534,6 +539,10 @@ TEST(HfVariants, AgreeWhereScreeningDropsQuartets) {
     expect_converged(result);
     EXPECT_EQ(metric(result, "quartets_computed"), computed);
     EXPECT_NEAR(metric(result, "energy"), metric(results[0], "energy"), kVariantAgreement);
+    // fock_algorithm auto, the default, builds nine atoms fused, and says it chose.
+    EXPECT_EQ(metric(result, "fock_algorithm_split"), 0.0);
+    EXPECT_CONTAINS(result["metrics"]["fock_algorithm_split"]["unit"].as<std::string>(),
+                    "chosen by fock_algorithm auto");
     // Without a reference the first variant's convergence is checked, and every later variant
     // against the first one's energy.
     const YAML::Node validation = result["validation"];

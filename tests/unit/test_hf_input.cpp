@@ -19,6 +19,7 @@
 #include "hf/basis/elements.hpp"
 #include "hf/basis/molecule.hpp"
 #include "hf/basis/shared_primitives.hpp"
+#include "hf/hf_setup.hpp"
 #include "support/expect.hpp"
 #include "support/process.hpp"
 #include "support/test_paths.hpp"
@@ -464,6 +465,14 @@ TEST(HfBasis, RefusesAnUnreadableFile) {
 }
 
 // ---- molecules -------------------------------------------------------------------------------
+
+// fock_algorithm auto turns to split at kSplitFromAtoms, not one atom either side.
+TEST(HfSetup, AutomaticFockAlgorithmSplitsFromItsAtomCount) {
+  EXPECT_EQ(automatic_fock_algorithm(1), FockAlgorithm::fused);
+  EXPECT_EQ(automatic_fock_algorithm(kSplitFromAtoms - 1), FockAlgorithm::fused);
+  EXPECT_EQ(automatic_fock_algorithm(kSplitFromAtoms), FockAlgorithm::split);
+  EXPECT_EQ(automatic_fock_algorithm(3 * 512), FockAlgorithm::split);
+}
 
 TEST(HfMolecule, ReadsWaterInBohr) {
   const Molecule water = read_xyz(shipped("molecules/water-001.xyz"), Units::angstrom);
