@@ -229,6 +229,8 @@ BuildRow HfCase::row_of_last_build(bool full) const {
   row.largest_density = record.largest_density;
   for (const double seconds : record.seconds)
     row.class_seconds.push_back(comm_.max(seconds));
+  row.list_seconds =
+      comm_.max(std::accumulate(record.list_seconds.begin(), record.list_seconds.end(), 0.0));
   const double j_launch = j_engine_ ? j_engine_->last().longest_chunk_seconds : 0.0;
   row.longest_launch = comm_.max(std::max(record.longest_chunk_seconds, j_launch));
   return row;

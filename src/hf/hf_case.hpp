@@ -35,6 +35,7 @@ struct BuildRow {
   double rank_computed_max = 0.0;
   double largest_density = 0.0;       // max |D| of what was built (density screening)
   std::vector<double> class_seconds;  // slowest rank, per class of the plan
+  double list_seconds = 0.0;          // slowest rank, of the classes' time: the kept lists'
   double longest_launch = 0.0;        // s, slowest rank: the longest launch between two stop checks
 };
 

@@ -102,6 +102,8 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
           // their cost grows with this, the quartet kernels' with the quartets computed.
           {"quartets_listed", repeat_row_.listed,
            "per G build from the converged density, the candidates the screen tested"},
+          {"list_seconds", repeat_row_.list_seconds,
+           "s, of that build's class_seconds, the kept lists' (slowest rank)"},
           {"quartets_screened", plan.candidates - repeat_row_.computed,
            "per G build from the converged density, of the unique quartets"},
           {"quartets_per_second", repeat_row_.computed / fastest_repeat_,

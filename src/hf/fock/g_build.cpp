@@ -205,6 +205,7 @@ void GBuilder::make_plan() {
   host_.reset();
   kept_.assign(plan_.classes.size(), 0.0);
   coulomb_only_.assign(plan_.classes.size(), 0.0);
+  list_seconds_.assign(plan_.classes.size(), 0.0);
 }
 
 template <class Memory>
@@ -269,6 +270,7 @@ void GBuilder::screen(const Matrix<DeviceMemory>& density, Build& build) {
   build.totals.assign(classes, 0);
   kept_.assign(classes, 0.0);
   coulomb_only_.assign(classes, 0.0);
+  list_seconds_.assign(classes, 0.0);
   build.host_offsets.assign(classes, {});
   last_.largest_density = 0.0;
   last_.longest_chunk_seconds = 0.0;
@@ -467,6 +469,7 @@ void GBuilder::finish(Build& build, const Matrix<DeviceMemory>& g) {
   last_.candidates.assign(classes, 0.0);
   last_.computed = kept_;
   last_.coulomb_only = coulomb_only_;
+  last_.list_seconds = list_seconds_;
   for (std::size_t i = 0; i < classes; ++i)
     last_.candidates[i] = static_cast<double>(build.candidates[i]);
 }

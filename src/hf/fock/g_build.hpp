@@ -63,6 +63,7 @@ struct GBuildRecord {
   std::vector<double> candidates;      // the quartets of this build's prefixes
   std::vector<double> computed;        // those the screen kept: the quartets computed
   std::vector<double> coulomb_only;    // those of them whose exchange updates the screen skipped
+  std::vector<double> list_seconds;    // of each class's time, its kept lists' (ListKept)
   double largest_density = 0.0;        // max |D| of the build's density (density screening)
   double longest_chunk_seconds = 0.0;  // the longest launch between two stop checks
 
@@ -196,6 +197,7 @@ class GBuilder {
   GBuildRecord last_;
   std::vector<double> kept_;          // per class, the quartets this build has computed so far
   std::vector<double> coulomb_only_;  // per class, those of them without exchange updates
+  std::vector<double> list_seconds_;  // per class, this build's time in ListKept so far
   double batch_capacity_ = 0.0;
   std::unique_ptr<Tables<DeviceMemory>> device_;
   std::unique_ptr<Tables<Kokkos::HostSpace>> host_;  // made when a host variant first runs

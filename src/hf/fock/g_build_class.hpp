@@ -75,6 +75,9 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
     t.kept_list = KeptList<Memory>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::kept_list")), largest);
   for_each_timed_chunk(chunks, first, count, [&](std::int64_t begin, std::int64_t size) {
+    // The chunk before was fenced, and the counts' copy below waits for the list: the time
+    // between is the list's alone.
+    const Clock::time_point listing = Clock::now();
     const int candidates = static_cast<int>(size);
     Kokkos::deep_copy(t.kept_count, 0);
     const ListKept<Exec> list{t.classes[i], t.screen,    begin, candidates, ListKept<Exec>::kWindow,
@@ -82,6 +85,7 @@ void GBuilder::launch(const char* stem, std::size_t i, std::int64_t first, std::
     Kokkos::parallel_for(Impl::kernel_label<Class>("list_kept_"), list.policy(), list);
     int listed[2] = {0, 0};
     Kokkos::deep_copy(Kokkos::View<int[2], Kokkos::HostSpace>(listed), t.kept_count);
+    list_seconds_[i] += seconds_since(listing);
     const ListedParts parts{listed[0], candidates - listed[1], listed[1]};
     kept_[i] += static_cast<double>(parts.total());
     coulomb_only_[i] += parts.coulomb;
