@@ -1,12 +1,14 @@
 // The J engine (hf/fock/j_engine.hpp) against J summed function by function from the whole ERI
 // tensor of the production integrals (Obara-Saika and Head-Gordon-Pople, which share no code with
 // the engine's Hermite expansions), in a basis of each kind of shell, from random densities; and
-// its density screen, which drops interactions and moves J by no more than it allows.
+// its density screen, which drops interactions and moves J by no more than it allows; lanes,
+// segments, ranks and ket tiles each give the same J.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@ using DeviceMatrix = Matrix<JEngine::Memory>;
 struct Built {
   std::vector<double> j;
   double interactions = 0.0;
+  int ket_tiles = 0;  // the most of any rank's launches
   // Per (bra degree, ket degree), every rank's.
   std::array<std::array<double, JEngineRecord::kDegrees>, JEngineRecord::kDegrees> by_degree{};
 };
@@ -48,6 +51,7 @@ Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double 
     JEngine engine(basis, settings, rank, ranks);
     engine.add(density, j);  // j starts at zero, and each rank adds its share
     built.interactions += engine.last().primitive_interactions;
+    built.ket_tiles = std::max(built.ket_tiles, engine.last().most_ket_tiles);
     for (int bra = 0; bra < JEngineRecord::kDegrees; ++bra)
       for (int ket = 0; ket < JEngineRecord::kDegrees; ++ket)
         built.by_degree[bra][ket] += engine.last().interactions[bra][ket];
@@ -66,6 +70,9 @@ double largest_of(const std::vector<double>& values) {
     largest = std::max(largest, std::abs(x));
   return largest;
 }
+
+// Ket tiles of a few rows (2 to 15, by the rows' degree) for two waters.
+constexpr std::int64_t kTileBytes = 1000;
 
 // s and p (6-31G), d (6-31G*: every bra kind against every ket degree up to (dd|dd)'s), and a
 // general contraction with one-centre products merged (cc-pVDZ's s shells).
@@ -100,6 +107,15 @@ TEST(HfJEngine, CoulombMatrixOfTheWholeTensorInEveryKindOfBasis) {
     const Built segments = build_j(basis, d, 1e-15, segmented);
     EXPECT_LT(largest_difference(segments.j, want), 1e-11 * largest) << file;
     EXPECT_EQ(segments.interactions, got.interactions) << file;
+    // And each launch over one tile of a few ket rows, tile after tile, as a GPU walks the
+    // tables of a large molecule; the default is one tile.
+    EXPECT_EQ(got.ket_tiles, 1) << file;
+    JEngineSettings tiled = segmented;
+    tiled.ket_tile_bytes = kTileBytes;
+    const Built tiles = build_j(basis, d, 1e-15, tiled);
+    EXPECT_GT(tiles.ket_tiles, 3) << file;
+    EXPECT_LT(largest_difference(tiles.j, want), 1e-11 * largest) << file;
+    EXPECT_EQ(tiles.interactions, got.interactions) << file;
   }
 }
 
@@ -147,12 +163,23 @@ TEST(HfJEngine, EachPairOfRowsOfTwoDegreesOnceGivesTheSameJ) {
     const Built shared = build_j(basis, d, 1e-15, once, 3);
     EXPECT_LT(largest_difference(shared.j, want), 1e-11 * largest);
     EXPECT_EQ(shared.interactions, got.interactions);
+    JEngineSettings tiled = once;
+    tiled.ket_tile_bytes = kTileBytes;
+    const Built tiles = build_j(basis, d, 1e-15, tiled);
+    EXPECT_GT(tiles.ket_tiles, 3);
+    EXPECT_LT(largest_difference(tiles.j, want), 1e-11 * largest);
+    EXPECT_EQ(tiles.interactions, got.interactions);
+    // Screened, a bra row's kets end partway: in the tiles past its last, it computes nothing.
     const std::vector<double> spread = random_density(n, 8.0, rng);
     const Built screened_both = build_j(basis, spread, 1e-7);
     const Built screened_once = build_j(basis, spread, 1e-7, once);
     EXPECT_LT(largest_difference(screened_once.j, screened_both.j),
               1e-13 * largest_of(screened_both.j));
     expect_visited_once(screened_once, screened_both);
+    const Built screened_tiles = build_j(basis, spread, 1e-7, tiled);
+    EXPECT_LT(largest_difference(screened_tiles.j, screened_both.j),
+              1e-13 * largest_of(screened_both.j));
+    expect_visited_once(screened_tiles, screened_both);
   }
 }
 

@@ -143,6 +143,12 @@ int JEngine::segments_for(int bra_degree, int bra_rows) const {
   return std::clamp(kFillingLanes / lanes / bra_rows, 1, kMostSegments);
 }
 
+int JEngine::ket_tile_rows(std::int64_t row_bytes, int ket_rows) const {
+  const std::int64_t bytes = settings_.ket_tile_bytes;
+  if (bytes <= 0 || ket_rows <= 0) return std::max(ket_rows, 1);
+  return static_cast<int>(std::clamp<std::int64_t>(bytes / row_bytes, 1, ket_rows));
+}
+
 void JEngine::set_threshold_scale(double scale) {
   tables_->threshold = settings_.threshold * scale;
 }
@@ -162,6 +168,7 @@ void JEngine::add_interactions(double largest_density) {
         t.segment_sums,
         QuartetScreen<Memory>::kPrimitiveShare * t.threshold,
         largest_density,
+        0,
         t.row_count[KetDegree],
         ket_lanes(BraDegree),
         segments_for(BraDegree, t.owned[BraDegree].extent_int(0)),
@@ -184,6 +191,12 @@ void JEngine::launch_interactions(Interactions functor, int bra_degree, int ket_
   const int vector = std::min(lanes, Kokkos::TeamPolicy<Exec>::vector_length_max());
   const int team_bras = std::max(1, kTeamThreads / vector);
   const int segments = functor.segments;
+  const int ket_rows = t.row_count[ket_degree];
+  const int tile =
+      ket_tile_rows(static_cast<std::int64_t>(sizeof(double)) *
+                        (Interactions::ket_length + (Interactions::once ? Interactions::n_ket : 0)),
+                    ket_rows);
+  last_.most_ket_tiles = std::max(last_.most_ket_tiles, (ket_rows + tile - 1) / tile);
   const std::string label =
       "hf::j_engine_" + std::to_string(bra_degree) + "_" + std::to_string(ket_degree);
   TimedChunks& chunks = chunks_[bra_degree * kDegrees + ket_degree];
@@ -192,23 +205,30 @@ void JEngine::launch_interactions(Interactions functor, int bra_degree, int ket_
       chunks, 0, bras.extent_int(0),
       [&] { return settings_.stop_requested != nullptr && settings_.stop_requested(); },
       [&](std::int64_t begin, std::int64_t size) {
-        double interactions = 0.0;
         functor.first_bra = static_cast<int>(begin);
         functor.end_bra = static_cast<int>(begin + size);
         const int teams = static_cast<int>((size * segments + team_bras - 1) / team_bras);
-        // The reduction's result on the host fences the launch: its time is the chunk's. On the
-        // host, the lanes of a vector run one after another, each over its own rows.
-        Kokkos::parallel_reduce(
-            label,
-            Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(teams, team_bras, vector),
-            functor, interactions);
-        last_.primitive_interactions += interactions;
-        last_.interactions[bra_degree][ket_degree] += interactions;
-        if (segments > 1)
-          Kokkos::parallel_for("hf::j_segment_sums",
-                               Kokkos::RangePolicy<Exec>(0, static_cast<int>(size)),
-                               SegmentSums{bras, t.segment_sums, t.potentials[bra_degree],
-                                           Interactions::n_bra, segments, static_cast<int>(begin)});
+        // Tile by tile, in order: each bra row's potential takes the tiles' sums one after
+        // another, the same order every build.
+        for (int first_ket = 0; first_ket < ket_rows; first_ket += tile) {
+          functor.first_ket = first_ket;
+          functor.end_ket = std::min(first_ket + tile, ket_rows);
+          double interactions = 0.0;
+          // The reduction's result on the host fences each launch: the tiles' time is the
+          // chunk's. On the host, the lanes of a vector run one after another, each over its
+          // own rows.
+          Kokkos::parallel_reduce(
+              label,
+              Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(teams, team_bras, vector),
+              functor, interactions);
+          last_.primitive_interactions += interactions;
+          last_.interactions[bra_degree][ket_degree] += interactions;
+          if (segments > 1)
+            Kokkos::parallel_for(
+                "hf::j_segment_sums", Kokkos::RangePolicy<Exec>(0, static_cast<int>(size)),
+                SegmentSums{bras, t.segment_sums, t.potentials[bra_degree], Interactions::n_bra,
+                            segments, static_cast<int>(begin)});
+        }
       },
       last_.longest_chunk_seconds);
   last_.interaction_seconds[bra_degree][ket_degree] =

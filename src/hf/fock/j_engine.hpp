@@ -8,7 +8,8 @@
 //   2. each bra row sums the Coulomb interaction R of its Hermite Gaussians with every ket row
 //      of each degree into its own Hermite potential: a warp per bra row on a GPU, its lanes
 //      taking every 32nd row (neighbouring lanes read neighbouring rows) and their sums reduced in
-//      a fixed order, so that no two bra rows write one value and every build sums alike;
+//      a fixed order, so that no two bra rows write one value and every build sums alike; each
+//      launch walks one tile of the ket rows, the next launch the next (ket_tile_bytes);
 //   3. each pair contracts its products' rows' potentials with their Hermite expansions into its
 //      block of J (and the transpose).
 //
@@ -29,6 +30,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -64,6 +66,12 @@ struct JEngineSettings {
   // Segments of ket_lanes each per bra row, each writing its sums apart; 0: enough that the
   // launches of a degree with few bra rows fill a GPU (at most 16), one on the host.
   int ket_segments = 0;
+  // Each launch of step 2 walks one tile of the ket rows, at most this many bytes of them (their
+  // rows and, visited once, their potentials), and the next launch the next tile: the warps
+  // resident at once then walk one tile, which stays in a GPU's L2 cache, where the whole table
+  // of a large molecule does not. 0: the whole table in one launch (the default until tiles are
+  // measured on a GPU: docs/notes/hf-j-engine.md).
+  std::int64_t ket_tile_bytes = 0;
   JRowPairs row_pairs = JRowPairs::both_ways;
 };
 
@@ -75,6 +83,7 @@ struct JEngineRecord {
   double seconds = 0.0;
   double primitive_interactions = 0.0;  // (bra row, ket row) pairs: R evaluated
   double longest_chunk_seconds = 0.0;   // the longest launch between two stop checks
+  int most_ket_tiles = 0;               // the most tiles any degree's ket rows were walked in
   // Step 2 per (bra degree, ket degree): its launches' time and interactions.
   static constexpr int kDegrees = kMaxHermiteDegree + 1;
   std::array<std::array<double, kDegrees>, kDegrees> interaction_seconds{}, interactions{};
@@ -117,6 +126,9 @@ class JEngine {
   // The segments each of `bra_rows` bra rows of `bra_degree` in one launch has
   // (JEngineSettings::ket_segments).
   int segments_for(int bra_degree, int bra_rows) const;
+  // The ket rows of one launch's tile, of `ket_rows` rows of `row_bytes` each
+  // (JEngineSettings::ket_tile_bytes).
+  int ket_tile_rows(std::int64_t row_bytes, int ket_rows) const;
 
   JEngineSettings settings_;
   std::unique_ptr<Tables> tables_;

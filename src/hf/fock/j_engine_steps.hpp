@@ -148,8 +148,10 @@ constexpr int kTeamThreads =
 // Step 2 for this rank's rows of one degree, as bras, against every row of another, as kets:
 // each bra row's lanes add into its potential w_t sum over kets q of
 // R_{t+s}(rho_pq, P - Q) rho_q^s / sqrt(zeta_p + zeta_q), lane l of segment g over rows
-// g lanes + l, plus segments x lanes, ... Where the segments are more than one, each writes its
-// sums apart and SegmentSums adds them in order, so that every build sums alike.
+// g lanes + l, plus segments x lanes, ... of the launch's tile of ket rows (the launches walk the
+// tiles in order, JEngine::launch_interactions). Where the segments are more than one, each
+// writes its sums apart and SegmentSums adds them in order after each tile, so that every build
+// sums alike.
 // The rows are by bound descending: a lane stops at the first whose bound times the largest
 // density is under the bra's cutoff, and skips those that reach it neither by their weight nor
 // by the bra's (add_kets).
@@ -165,6 +167,7 @@ struct HermiteInteractions {
   static constexpr int degree = BraDegree + KetDegree;
   static constexpr int n_bra = components_up_to(BraDegree), n_ket = components_up_to(KetDegree);
   static_assert(!Once || BraDegree > KetDegree, "once: the bra has the higher degree");
+  static constexpr bool once = Once;
   static constexpr int bra_length = row_length(BraDegree), ket_length = row_length(KetDegree);
   using Team = typename Kokkos::TeamPolicy<Exec>::member_type;
   // The potential's n_bra terms, then the count of interactions.
@@ -179,7 +182,7 @@ struct HermiteInteractions {
   Kokkos::View<double*, Memory> segment_sums;
   double cutoff;  // on bound_p weight_q and weight_p bound_q
   double largest_density;
-  int ket_count;
+  int first_ket, end_ket;  // this launch's tile of the ket rows
   int lanes, segments;
   int first_bra, end_bra;  // this launch's chunk
 
@@ -224,7 +227,7 @@ struct HermiteInteractions {
         }
   }
 
-  // One lane's share of a bra row's kets, rows first, first + stride, ...
+  // One lane's share of a bra row's kets in the tile, rows first_ket + first, + stride, ...
   KOKKOS_INLINE_FUNCTION void add_kets(const double* bra, int first, int stride, Sums& sums) const {
     const double smallest_weight = cutoff / bra[kBound];
     const double smallest_bound = smallest_weight / largest_density;
@@ -234,7 +237,7 @@ struct HermiteInteractions {
     if constexpr (Once)
       for (int t = 0; t < n_bra; ++t)
         sigma[t] = ket_sign(component_degree(t)) * bra[kDensity + t];
-    for (int q = first; q < ket_count; q += stride) {
+    for (int q = first_ket + first; q < end_ket; q += stride) {
       const double* row = &kets(static_cast<std::int64_t>(q) * ket_length);
       if (row[kBound] < smallest_bound) break;
       if (row[kWeight] < smallest_weight && row[kBound] * bra_weight < cutoff) continue;
