@@ -128,6 +128,9 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
                   "those that are one Gaussian as one"},
                  {"j_primitive_products", static_cast<double>(j_engine_->primitive_products()),
                   "of the shell pairs, which the Hermite rows stand for"},
+                 {"j_ket_tiles", comm_.max(j_engine_->last().most_ket_tiles),
+                  "the most tiles of j_ket_tile_megabytes that one Hermite degree's ket rows "
+                  "were walked in, in that build"},
              });
   // Step 2 per (bra degree, ket degree), where rows of both degrees interacted. Every rank
   // takes part in each sum and max, whatever its own share.

@@ -179,6 +179,14 @@ std::vector<ParamSpec> hf_params() {
           "one on the host")
           .range(0, 32)
           .sweepable(),
+      ParamSpec::integer(
+          "j_ket_tile_megabytes", 0,
+          "fock_algorithm split: the J engine walks its ket rows in tiles of at most this many "
+          "MiB (their rows and, visited once, their potentials), every bra row over one tile "
+          "before the next, so that the tile stays in a GPU's L2 cache; 0: the whole table "
+          "at once")
+          .range(0, 1 << 20)
+          .sweepable(),
       words.j_row_pairs
           .param(std::nullopt,
                  "fock_algorithm split: how the J engine visits each pair of Hermite rows: "
@@ -308,6 +316,7 @@ HfSetup read_setup(const Params& params) {
   setup.j_ket_lanes = static_cast<int>(params.integer("j_ket_lanes"));
   if (setup.j_ket_lanes > 0 && (setup.j_ket_lanes & (setup.j_ket_lanes - 1)) != 0)
     params.reject("j_ket_lanes", "must be 0 (the default) or a power of two: 1, 2, 4, 8, 16 or 32");
+  setup.j_ket_tile_bytes = params.integer("j_ket_tile_megabytes") << 20;
   setup.j_row_pairs = choices().j_row_pairs.of(params);
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;

@@ -3,6 +3,7 @@
 // malformed file) is rejected here, before anything runs, naming the key that holds it.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -54,6 +55,7 @@ struct HfSetup {
   FockAlgorithm fock_algorithm;   // resolved: auto is automatic_fock_algorithm's
   bool fock_algorithm_automatic;  // whether fock_algorithm was auto
   int j_ket_lanes;                // JEngineSettings::ket_lanes
+  std::int64_t j_ket_tile_bytes;  // JEngineSettings::ket_tile_bytes
   // JEngineSettings::row_pairs; std::nullopt: once, but both ways for a variant whose G is
   // deterministic.
   std::optional<JRowPairs> j_row_pairs;

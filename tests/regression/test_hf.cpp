@@ -504,6 +504,7 @@ TEST(HfSplit, TheJEngineAndTheExchangeAloneGiveTheFusedAndPyscfEnergies) {
       // Hermite rows than products.
       EXPECT_GT(metric(result, "j_hermite_rows"), 0.0);
       EXPECT_LT(metric(result, "j_hermite_rows"), metric(result, "j_primitive_products"));
+      EXPECT_EQ(metric(result, "j_ket_tiles"), 1.0);  // the default: the whole table
       EXPECT_GT(metric(result, "j_seconds"), 0.0);
       // K's quartets are at most the fused build's: those kept for J alone are not computed.
       EXPECT_LE(metric(result, "quartets_computed"), metric(runs[i][0], "quartets_computed"));
@@ -1273,6 +1274,9 @@ TEST(HfBadInput, ScreeningAndFockBuildSettings) {
                   {"in.yaml:3:14: j_ket_lanes: must be 0 (the default) or a power of two"});
   expect_rejected(dir, water + "j_ket_lanes: 64\n",
                   {"in.yaml:3:14: j_ket_lanes: expected an integer in [0, 32]", "found '64'"});
+  expect_rejected(
+      dir, water + "j_ket_tile_megabytes: -1\n",
+      {"in.yaml:3:23: j_ket_tile_megabytes: expected an integer in [0, 1048576]", "found '-1'"});
   expect_rejected(
       dir, water + "j_row_pairs: twice\n",
       {"in.yaml:3:14: j_row_pairs: expected one of: auto, both_ways, once", "found 'twice'"});
