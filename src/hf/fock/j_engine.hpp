@@ -67,10 +67,9 @@ struct JEngineSettings {
   // launches of a degree with few bra rows fill a GPU (at most 16), one on the host.
   int ket_segments = 0;
   // Each launch of step 2 walks one tile of the ket rows, at most this many bytes of them (their
-  // rows and, visited once, their potentials), and the next launch the next tile: the warps
-  // resident at once then walk one tile, which stays in a GPU's L2 cache, where the whole table
-  // of a large molecule does not. 0: the whole table in one launch, the default (tiles did not
-  // pay on an H200: docs/notes/hf-j-engine.md).
+  // rows and, visited once, their potentials), and the next launch the next tile, so that the
+  // warps resident at once touch one tile, which could stay in a GPU's L2 cache. 0: the whole
+  // table in one launch, the default (tiles did not pay on an H200: docs/notes/hf-j-engine.md).
   std::int64_t ket_tile_bytes = 0;
   JRowPairs row_pairs = JRowPairs::both_ways;
 };
