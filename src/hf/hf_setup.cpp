@@ -183,7 +183,7 @@ std::vector<ParamSpec> hf_params() {
           "j_ket_tile_megabytes", 0,
           "fock_algorithm split: the J engine walks its ket rows in tiles of at most this many "
           "MiB (their rows and, visited once, their potentials), every bra row over one tile "
-          "before the next, so that the tile stays in a GPU's L2 cache; 0: the whole table "
+          "before the next, so that the tile could stay in a GPU's L2 cache; 0: the whole table "
           "at once")
           .range(0, 1 << 20)
           .sweepable(),
