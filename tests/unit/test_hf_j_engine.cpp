@@ -287,8 +287,9 @@ TEST(HfJEngine, AKetOfSmallDensityStillReachesTheBrasOfLargeDensity) {
 }
 
 // The engine launches each class's bra pairs in chunks, timed (timed_chunks.hpp): with a bound
-// no launch keeps (0 s) they fall to one bra pair each after the first, asked before each
-// whether to stop, and J is the same; asked to stop at once, it adds nothing.
+// no launch keeps (0 s) they fall to one bra pair each after the first on the host (to those
+// that fill a GPU there), asked before each whether to stop, and J is the same; asked to stop at
+// once, it adds nothing.
 int j_questions = 0;
 bool count_j_question() {
   ++j_questions;
@@ -316,7 +317,13 @@ TEST(HfJEngine, ChunksOfBraPairsOverTheirBoundAreCutSmallerWithTheSameJ) {
   EXPECT_GT(kept.interactions, 0.0);
   EXPECT_EQ(cut.interactions, kept.interactions);
   EXPECT_EQ(largest_difference(cut.j, kept.j), 0.0);  // each bra pair's block is its own
-  EXPECT_GT(j_questions, 3 * asked_within_bound);
+  // On a GPU no chunk falls below the bra rows that fill it (j_launch_shape): two waters' rows of
+  // each degree are fewer, one chunk each.
+  if (j_filling_lanes() == 1) {
+    EXPECT_GT(j_questions, 3 * asked_within_bound);
+  } else {
+    EXPECT_EQ(j_questions, asked_within_bound);
+  }
   // Bra rows in segments, launched a bra row at a time: each chunk's segment sums go to its own
   // bra rows.
   settings.ket_segments = 3;
@@ -331,6 +338,47 @@ TEST(HfJEngine, ChunksOfBraPairsOverTheirBoundAreCutSmallerWithTheSameJ) {
   const Built stopped = build_j(basis, d, 1e-12, settings);
   EXPECT_EQ(stopped.interactions, 0.0);
   EXPECT_EQ(largest_difference(stopped.j, std::vector<double>(n * n, 0.0)), 0.0);
+}
+
+// Step 2's launches on a device that 8192 warps fill: each bra row's kets in segments where the
+// bra rows are few, and no chunk too small to keep a quarter of it busy in its segments, however
+// the stop check's bound shrinks them; on the host, one segment and chunks of any size; the
+// settings' segments where given.
+TEST(HfJEngine, LaunchesFillTheDeviceAtTheirSmallest) {
+  const int filling = 8192 * 32;
+  const JEngineSettings defaults;
+  const auto fills = [&](const JLaunchShape& shape, int lanes) {
+    const std::int64_t per_bra = std::int64_t{lanes} * shape.segments;
+    return shape.smallest_chunk_bras * per_bra >= filling / 4 &&
+           (shape.smallest_chunk_bras - 1) * per_bra < filling / 4;
+  };
+  for (const int lanes : {4, 8, 32})
+    for (const int bras : {1, 1000, 100000, 1000000}) {
+      SCOPED_TRACE(std::to_string(lanes) + " lanes, " + std::to_string(bras) + " bra rows");
+      const JLaunchShape shape = j_launch_shape(defaults, lanes, bras, filling);
+      EXPECT_GE(shape.segments, 1);
+      EXPECT_LE(shape.segments, 16);
+      EXPECT_TRUE(fills(shape, lanes));
+    }
+  // Few bra rows: as many segments as fill the device, at most 16.
+  EXPECT_EQ(j_launch_shape(defaults, 8, 4096, filling).segments, 8);
+  EXPECT_EQ(j_launch_shape(defaults, 8, 4096, filling).smallest_chunk_bras, 1024);
+  EXPECT_EQ(j_launch_shape(defaults, 8, 100, filling).segments, 16);
+  EXPECT_EQ(j_launch_shape(defaults, 8, 100, filling).smallest_chunk_bras, 512);
+  // Bra rows enough to fill it: one segment, and chunks of at least those whose lanes are a
+  // quarter of it, what the kernels keep resident.
+  EXPECT_EQ(j_launch_shape(defaults, 8, 100000, filling).segments, 1);
+  EXPECT_EQ(j_launch_shape(defaults, 8, 100000, filling).smallest_chunk_bras, 8192);
+  EXPECT_EQ(j_launch_shape(defaults, 4, 100000, filling).smallest_chunk_bras, 16384);
+  // The host: one segment, no floor.
+  const JLaunchShape host = j_launch_shape(defaults, 1, 100000, 1);
+  EXPECT_EQ(host.segments, 1);
+  EXPECT_EQ(host.smallest_chunk_bras, 1);
+  JEngineSettings three;
+  three.ket_segments = 3;
+  EXPECT_EQ(j_launch_shape(three, 8, 100000, filling).segments, 3);
+  EXPECT_EQ(j_launch_shape(three, 1, 100000, 1).segments, 3);
+  EXPECT_TRUE(fills(j_launch_shape(three, 8, 100000, filling), 8));
 }
 
 }  // namespace

@@ -31,6 +31,11 @@ constexpr std::int64_t kHostFirstChunkBras = 1024;
 constexpr int kFillingLanes =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible ? 1 : 8192 * 32;
 constexpr int kMostSegments = 16;
+// Step 2's kernels keep an eighth to five eighths of a GPU's threads resident (their registers),
+// so a quarter of kFillingLanes is what a launch needs to keep it busy: the floor on a launch's
+// bra rows (j_launch_shape). At all of kFillingLanes, the heavy classes' launches at 256 waters
+// ran 0.7 s, past the stop check's bound (docs/notes/hf-j-engine.md).
+constexpr int kResidentShare = 4;
 
 }  // namespace
 
@@ -96,13 +101,22 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
     t.members[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_members", rows.members[d]);
     t.owned[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_owned_rows", rows.owned[d]);
   }
+  // A host's few threads take far longer over a GPU's first chunk (seconds on two cores, each
+  // bra walking every ket): there the first launch holds kHostFirstChunkBras.
+  const std::int64_t first_chunk = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
+                                       ? std::min(settings.chunk_bras, kHostFirstChunkBras)
+                                       : settings.chunk_bras;
   std::size_t most_segment_sums = 0;
   for (int d = 0; d < kDegrees; ++d) {
-    const int owned = static_cast<int>(rows.owned[d].size());
-    const int segments = segments_for(d, owned);
-    if (segments > 1)
-      most_segment_sums = std::max(most_segment_sums, std::size_t(owned) * std::size_t(segments) *
-                                                          std::size_t(components_up_to(d)));
+    const JLaunchShape shape = launch_shape(d);
+    if (shape.segments > 1)
+      most_segment_sums =
+          std::max(most_segment_sums, rows.owned[d].size() * std::size_t(shape.segments) *
+                                          std::size_t(components_up_to(d)));
+    for (int ket = 0; ket < kDegrees; ++ket)
+      chunks_.emplace_back(first_chunk,
+                           std::max(settings.smallest_chunk_bras, shape.smallest_chunk_bras),
+                           settings.launch_seconds);
   }
   t.segment_sums = Kokkos::View<double*, Memory>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("hf::j_segment_sums")),
@@ -118,13 +132,6 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   t.product_row = view_of<Kokkos::View<int*, Memory>>("hf::j_product_row", rows.row);
   t.product_row_degree =
       view_of<Kokkos::View<int*, Memory>>("hf::j_product_row_degree", rows.row_degree);
-  // A host's few threads take far longer over a GPU's first chunk (seconds on two cores, each
-  // bra walking every ket): there the first launch holds kHostFirstChunkBras.
-  const std::int64_t first_chunk = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible
-                                       ? std::min(settings.chunk_bras, kHostFirstChunkBras)
-                                       : settings.chunk_bras;
-  chunks_.assign(kDegrees * kDegrees,
-                 TimedChunks(first_chunk, settings.smallest_chunk_bras, settings.launch_seconds));
 }
 
 JEngine::~JEngine() = default;
@@ -136,11 +143,29 @@ int JEngine::ket_lanes(int bra_degree) const {
              : (bra_degree == 0 ? kKetLanesOfDegreeZero : kKetLanesAbove);
 }
 
-int JEngine::segments_for(int bra_degree, int bra_rows) const {
-  if (settings_.ket_segments > 0) return settings_.ket_segments;
-  if (bra_rows <= 0) return 1;
-  const int lanes = std::min(ket_lanes(bra_degree), kFillingLanes);
-  return std::clamp(kFillingLanes / lanes / bra_rows, 1, kMostSegments);
+JLaunchShape j_launch_shape(const JEngineSettings& settings, int lanes, int bra_rows,
+                            int filling_lanes) {
+  JLaunchShape shape;
+  lanes = std::clamp(lanes, 1, std::max(filling_lanes, 1));
+  if (settings.ket_segments > 0) {
+    shape.segments = settings.ket_segments;
+  } else if (bra_rows > 0) {
+    shape.segments = std::clamp(filling_lanes / lanes / bra_rows, 1, kMostSegments);
+  }
+  const std::int64_t lanes_per_bra = std::int64_t{lanes} * shape.segments;
+  const std::int64_t resident = (filling_lanes + kResidentShare - 1) / kResidentShare;
+  shape.smallest_chunk_bras =
+      std::max<std::int64_t>(1, (resident + lanes_per_bra - 1) / lanes_per_bra);
+  return shape;
+}
+
+int j_filling_lanes() {
+  return kFillingLanes;
+}
+
+JLaunchShape JEngine::launch_shape(int bra_degree) const {
+  return j_launch_shape(settings_, ket_lanes(bra_degree), tables_->owned[bra_degree].extent_int(0),
+                        kFillingLanes);
 }
 
 int JEngine::ket_tile_rows(std::int64_t row_bytes, int ket_rows) const {
@@ -171,7 +196,7 @@ void JEngine::add_interactions(double largest_density) {
         0,
         t.row_count[KetDegree],
         ket_lanes(BraDegree),
-        segments_for(BraDegree, t.owned[BraDegree].extent_int(0)),
+        launch_shape(BraDegree).segments,
         0,
         0};
   };

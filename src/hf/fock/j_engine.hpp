@@ -77,6 +77,25 @@ struct JEngineSettings {
 // A row's Hermite degree is its products' l_a + l_b, at most this.
 constexpr int kMaxHermiteDegree = 2 * kMaxShellL;
 
+// How step 2's launches of one bra degree are cut, on a device that `filling_lanes` lanes in one
+// launch fill (1 on the host): each bra row's kets in `segments`, enough that the degree's
+// `bra_rows` fill the device, and no launch of fewer than `smallest_chunk_bras` bra rows, those
+// whose lanes are a quarter of filling_lanes (what the kernels keep resident at once).
+//
+// The launches of a large molecule outlast the stop check's bound and their chunks shrink
+// (timed_chunks.hpp); chunks of a few thousand bra rows then left a GPU mostly idle, and the
+// heavy classes two to three times slower (docs/notes/hf-j-engine.md). A launch at the floor
+// takes about one wave of bra rows' walks over their kets, short beside the bound. Neither
+// depends on time: the segments fix the order of each potential's sums.
+struct JLaunchShape {
+  int segments = 1;
+  std::int64_t smallest_chunk_bras = 1;
+};
+JLaunchShape j_launch_shape(const JEngineSettings& settings, int lanes, int bra_rows,
+                            int filling_lanes);
+// The lanes that fill this build's default execution space in one launch (1 on the host).
+int j_filling_lanes();
+
 // What the last build did.
 struct JEngineRecord {
   double seconds = 0.0;
@@ -122,9 +141,8 @@ class JEngine {
   void launch_interactions(Interactions functor, int bra_degree, int ket_degree);
   // Per bra row of `bra_degree` (JEngineSettings::ket_lanes).
   int ket_lanes(int bra_degree) const;
-  // The segments each of `bra_rows` bra rows of `bra_degree` in one launch has
-  // (JEngineSettings::ket_segments).
-  int segments_for(int bra_degree, int bra_rows) const;
+  // The launches of this rank's bra rows of `bra_degree` (j_launch_shape).
+  JLaunchShape launch_shape(int bra_degree) const;
   // The ket rows of one launch's tile, of `ket_rows` rows of `row_bytes` each
   // (JEngineSettings::ket_tile_bytes).
   int ket_tile_rows(std::int64_t row_bytes, int ket_rows) const;
