@@ -11,6 +11,8 @@
 // (component_index in basis/cartesian.hpp), components_up_to(L) of them.
 #pragma once
 
+#include <type_traits>
+
 #include <Kokkos_Core.hpp>
 
 #include "hf/basis/cartesian.hpp"
@@ -53,23 +55,18 @@ KOKKOS_INLINE_FUNCTION void hermite_1d(double pa, double pb, double half_inverse
   }
 }
 
-// R_tuv(rho, PQ) for t + u + v <= L into r[component_index(t, u, v)], from the Boys values
-// F_0 .. F_L at rho |PQ|^2:
-//   R^(n)_000 = (-2 rho)^n F_n,
+// R_tuv for t + u + v <= L into r[component_index(t, u, v)], from the auxiliary values
+// auxiliary[n] = R^(n)_000, n = 0 .. L, by
 //   R^(n)_{t+1,u,v} = t R^(n+1)_{t-1,u,v} + X_PQ R^(n+1)_{tuv}  (likewise along y and z),
 // and R_tuv = R^(0)_tuv. One array serves every n: at step n the entries of degree d become
 // R^(n) from R^(n+1) of degrees d - 1 and d - 2, taken from the highest degree down, so that
-// those are still R^(n+1) when read.
-template <int L, class Memory>
-KOKKOS_INLINE_FUNCTION void hermite_coulomb(const BoysTable<Memory>& boys, double rho,
-                                            const double pq[3], double* r) {
-  double f[L + 1];
-  boys.template evaluate<L>(rho * (pq[0] * pq[0] + pq[1] * pq[1] + pq[2] * pq[2]), f);
-  double scale[L + 1];  // (-2 rho)^n
-  scale[0] = 1.0;
-  for (int n = 1; n <= L; ++n)
-    scale[n] = -2.0 * rho * scale[n - 1];
-  r[0] = scale[L] * f[L];
+// those are still R^(n+1) when read. `Degree` is an int, or a std::integral_constant where the
+// loops should fold to constants once unrolled (the J engine's interactions).
+template <class Degree>
+KOKKOS_FORCEINLINE_FUNCTION void hermite_from_auxiliary(Degree degree, const double* auxiliary,
+                                                        const double pq[3], double* r) {
+  const int L = degree;
+  r[0] = auxiliary[L];
   for (int n = L - 1; n >= 0; --n) {
     // Nested loops over the powers, so that every index folds to a constant once unrolled.
     for (int d = L - n; d >= 1; --d)
@@ -87,8 +84,23 @@ KOKKOS_INLINE_FUNCTION void hermite_coulomb(const BoysTable<Memory>& boys, doubl
                 r[component_index(t - 2 * (axis == 0), u - 2 * (axis == 1), v - 2 * (axis == 2))];
           r[component_index(t, u, v)] = value;
         }
-    r[0] = scale[n] * f[n];
+    r[0] = auxiliary[n];
   }
+}
+
+// R_tuv(rho, PQ) for t + u + v <= L, from the Boys values F_0 .. F_L at rho |PQ|^2:
+// R^(n)_000 = (-2 rho)^n F_n.
+template <int L, class Memory>
+KOKKOS_INLINE_FUNCTION void hermite_coulomb(const BoysTable<Memory>& boys, double rho,
+                                            const double pq[3], double* r) {
+  double f[L + 1];
+  boys.template evaluate<L>(rho * (pq[0] * pq[0] + pq[1] * pq[1] + pq[2] * pq[2]), f);
+  double scale = 1.0;  // (-2 rho)^n
+  for (int n = 0; n <= L; ++n) {
+    f[n] *= scale;
+    scale *= -2.0 * rho;
+  }
+  hermite_from_auxiliary(std::integral_constant<int, L>{}, f, pq, r);
 }
 
 }  // namespace kmini::hf
