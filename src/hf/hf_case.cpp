@@ -60,6 +60,7 @@ HfCase::HfCase(const Params& params, const RunContext& context)
     j_settings.threshold = setup_.screening_threshold;
     j_settings.ket_lanes = setup_.j_ket_lanes;
     j_settings.ket_tile_bytes = setup_.j_ket_tile_bytes;
+    j_settings.far_field = setup_.j_far_field;
     j_settings.stop_requested = j_settings.setup_stop_requested = settings.stop_requested;
     j_engine_ = std::make_unique<JEngine>(basis_, j_settings, comm_.rank(), comm_.size());
   }

@@ -131,6 +131,14 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
                  {"j_ket_tiles", comm_.max(j_engine_->last().most_ket_tiles),
                   "the most tiles of j_ket_tile_megabytes that one Hermite degree's ket rows "
                   "were walked in, in that build"},
+                 {"j_far_field_row_pairs", comm_.sum(j_engine_->last().far_field_row_pairs),
+                  "(bra row, ket row) pairs that the far field took (j_far_field_order), per G "
+                  "build; j_primitive_interactions are the near field's"},
+                 {"j_far_field_seconds", comm_.max(j_engine_->last().far_field_seconds),
+                  "s: the far field's part of j_seconds (multipoles, local expansions and their "
+                  "terms in the rows' potentials), slowest rank"},
+                 {"j_far_field_boxes", static_cast<double>(j_engine_->far_field_boxes()),
+                  "the far field's boxes that hold rows (0: no far field)"},
              });
   // Step 2 per (bra degree, ket degree), where rows of both degrees interacted. Every rank
   // takes part in each sum and max, whatever its own share.

@@ -187,6 +187,25 @@ std::vector<ParamSpec> hf_params() {
           "at once")
           .range(0, 1 << 20)
           .sweepable(),
+      ParamSpec::integer(
+          "j_far_field_order", 0,
+          "fock_algorithm split: the J engine's pairs of Hermite rows in boxes far apart interact "
+          "through multipole expansions about the boxes' centres, every term up to this total "
+          "degree in the two rows' offsets kept; 0: no far field, every pair exact")
+          .range(0, 24)
+          .sweepable(),
+      ParamSpec::real("j_far_field_box_bohr", 8.0,
+                      "j_far_field_order > 0: the side of the far field's cubic boxes, bohr")
+          .range(1.0, 100.0)
+          .sweepable(),
+      ParamSpec::integer(
+          "j_far_field_separation", 2,
+          "j_far_field_order > 0: two boxes interact through the far field where their indices "
+          "differ by more than this along some axis; a row takes part where its exponent makes "
+          "every such pair's interaction a point multipole's to rounding (zeta at least "
+          "2 x 57.75 / (separation x box)^2), the others stay exact")
+          .range(1, 8)
+          .sweepable(),
       words.j_row_pairs
           .param(std::nullopt,
                  "fock_algorithm split: how the J engine visits each pair of Hermite rows: "
@@ -318,6 +337,9 @@ HfSetup read_setup(const Params& params) {
     params.reject("j_ket_lanes", "must be 0 (the default) or a power of two: 1, 2, 4, 8, 16 or 32");
   setup.j_ket_tile_bytes = params.integer("j_ket_tile_megabytes") << 20;
   setup.j_row_pairs = choices().j_row_pairs.of(params);
+  setup.j_far_field.order = static_cast<int>(params.integer("j_far_field_order"));
+  setup.j_far_field.box_bohr = params.real("j_far_field_box_bohr");
+  setup.j_far_field.separation = static_cast<int>(params.integer("j_far_field_separation"));
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
   setup.g_sum_transport = choices().g_sum_transport.of(params);

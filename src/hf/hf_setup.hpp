@@ -59,6 +59,7 @@ struct HfSetup {
   // JEngineSettings::row_pairs; std::nullopt: once, but both ways for a variant whose G is
   // deterministic.
   std::optional<JRowPairs> j_row_pairs;
+  FarFieldSettings j_far_field;  // JEngineSettings::far_field
   int full_rebuild_every;
   double batch_bytes;
   RankSumTransport g_sum_transport;

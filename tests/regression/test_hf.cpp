@@ -524,6 +524,33 @@ TEST(HfSplit, TheJEngineAndTheExchangeAloneGiveTheFusedAndPyscfEnergies) {
   }
 }
 
+// The far field through the input: three waters in STO-3G, j_far_field_order swept over 0 and
+// 12 in boxes of 3 bohr, one between. O's core rows in boxes apart interact by multipoles; the
+// energy stays the exact one's (3.7e-10 Eh apart when written), the near field leaves those
+// pairs out, and the report says so.
+TEST(HfSplit, TheFarFieldKeepsTheEnergyAndReportsItsPairs) {
+  TempDir dir;
+  const auto runs =
+      run_suite(dir, {"molecule: " + shipped_molecule("water-003") +
+                      "\nbasis: sto-3g\nscreening_threshold: 1e-10\nfock_algorithm: split\n"
+                      "variant: atomic\nj_far_field_order: [0, 12]\nj_far_field_box_bohr: 3\n"
+                      "j_far_field_separation: 1\n"});
+  ASSERT_EQ(runs.size(), 1u);
+  ASSERT_EQ(runs[0].size(), 2u);
+  const YAML::Node &exact = runs[0][0], &far = runs[0][1];
+  expect_converged(exact);
+  expect_converged(far);
+  EXPECT_EQ(exact["point"]["j_far_field_order"].as<int>(), 0);
+  EXPECT_EQ(far["point"]["j_far_field_order"].as<int>(), 12);
+  EXPECT_NEAR(metric(far, "energy"), metric(exact, "energy"), 1e-8);
+  EXPECT_EQ(metric(exact, "j_far_field_row_pairs"), 0.0);
+  EXPECT_EQ(metric(exact, "j_far_field_boxes"), 0.0);
+  EXPECT_GT(metric(far, "j_far_field_row_pairs"), 0.0);
+  EXPECT_GT(metric(far, "j_far_field_boxes"), 1.0);
+  EXPECT_LT(metric(far, "j_primitive_interactions"), metric(exact, "j_primitive_interactions"));
+  EXPECT_LE(metric(far, "j_far_field_seconds"), metric(far, "j_seconds"));
+}
+
 // ---- variants agree
 // ------------------------------------------------------------------------------
 
@@ -1277,6 +1304,15 @@ TEST(HfBadInput, ScreeningAndFockBuildSettings) {
   expect_rejected(
       dir, water + "j_ket_tile_megabytes: -1\n",
       {"in.yaml:3:23: j_ket_tile_megabytes: expected an integer in [0, 1048576]", "found '-1'"});
+  expect_rejected(
+      dir, water + "j_far_field_order: 25\n",
+      {"in.yaml:3:20: j_far_field_order: expected an integer in [0, 24]", "found '25'"});
+  expect_rejected(
+      dir, water + "j_far_field_box_bohr: 0.5\n",
+      {"in.yaml:3:23: j_far_field_box_bohr: expected a number in [1, 100]", "found '0.5'"});
+  expect_rejected(
+      dir, water + "j_far_field_separation: 0\n",
+      {"in.yaml:3:25: j_far_field_separation: expected an integer in [1, 8]", "found '0'"});
   expect_rejected(
       dir, water + "j_row_pairs: twice\n",
       {"in.yaml:3:14: j_row_pairs: expected one of: auto, both_ways, once", "found 'twice'"});

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/view_of.hpp"
+#include "hf/fock/far_field.hpp"
 #include "hf/fock/hermite_rows.hpp"
 #include "hf/fock/j_engine_steps.hpp"
 #include "hf/screening/schwarz.hpp"
@@ -51,6 +52,9 @@ struct JEngine::Tables {
   std::array<Kokkos::View<double*, Memory>, kDegrees> rows, potentials;
   std::array<Kokkos::View<int*, Memory>, kDegrees> member_begin, members, owned;
   std::array<int, kDegrees> row_count{};
+  // Per degree and row, its far field box's code or -1 (far_field.hpp), and the far field.
+  std::array<Kokkos::View<int*, Memory>, kDegrees> row_box;
+  std::unique_ptr<FarField> far_field;
   std::array<Kokkos::View<int*, Memory>, kPairKinds> pairs_of_kind;  // step 3's
   // Step 2's sums per (bra row, segment), for the launches whose bra rows have several segments:
   // the most any launch writes.
@@ -89,6 +93,13 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
   }
   const HermiteRows rows = group_hermite_rows(keys, kDegrees, rank, ranks);
   primitive_products_ = static_cast<std::int64_t>(keys.size());
+  std::vector<std::vector<RowPlace>> places(kDegrees);
+  for (int d = 0; d < kDegrees; ++d)
+    for (int r = 0; r < rows.rows(d); ++r) {
+      const ProductKey& first = keys[rows.members[d][rows.member_begin[d][r]]];
+      places[d].push_back({{first.center[0], first.center[1], first.center[2]}, first.zeta});
+    }
+  t.far_field = std::make_unique<FarField>(settings.far_field, places, rows.owned);
   for (int d = 0; d < kDegrees; ++d) {
     t.row_count[d] = rows.rows(d);
     hermite_rows_ += rows.rows(d);
@@ -100,6 +111,8 @@ JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, i
         view_of<Kokkos::View<int*, Memory>>("hf::j_member_begin", rows.member_begin[d]);
     t.members[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_members", rows.members[d]);
     t.owned[d] = view_of<Kokkos::View<int*, Memory>>("hf::j_owned_rows", rows.owned[d]);
+    t.row_box[d] =
+        view_of<Kokkos::View<int*, Memory>>("hf::j_row_boxes", t.far_field->row_codes()[d]);
   }
   // A host's few threads take far longer over a GPU's first chunk (seconds on two cores, each
   // bra walking every ket): there the first launch holds kHostFirstChunkBras.
@@ -174,6 +187,10 @@ int JEngine::ket_tile_rows(std::int64_t row_bytes, int ket_rows) const {
   return static_cast<int>(std::clamp<std::int64_t>(bytes / row_bytes, 1, ket_rows));
 }
 
+int JEngine::far_field_boxes() const {
+  return tables_->far_field && tables_->far_field->active() ? tables_->far_field->boxes() : 0;
+}
+
 void JEngine::set_threshold_scale(double scale) {
   tables_->threshold = settings_.threshold * scale;
 }
@@ -193,6 +210,7 @@ void JEngine::add_interactions(double largest_density) {
         t.segment_sums,
         QuartetScreen<Memory>::kPrimitiveShare * t.threshold,
         largest_density,
+        far_field_boxes() > 0 ? t.far_field->separation() : 0,
         0,
         t.row_count[KetDegree],
         ket_lanes(BraDegree),
@@ -289,9 +307,16 @@ void JEngine::add(const Matrix<Memory>& density, const Matrix<Memory>& j) {
       if (t.row_count[d] == 0) return;
       Kokkos::parallel_for("hf::j_fill_rows", Kokkos::RangePolicy<Exec>(0, t.row_count[d]),
                            FillRows<d>{pairs, density, pair_density, kind, t.product_pair,
-                                       t.member_begin[d], t.members[d], t.rows[d]});
+                                       t.member_begin[d], t.members[d], t.row_box[d], t.rows[d]});
       Kokkos::deep_copy(t.potentials[d], 0.0);
     });
+    if (far_field_boxes() > 0) {
+      last_.far_field_seconds = t.far_field->add({t.rows.begin(), t.rows.end()},
+                                                 {t.potentials.begin(), t.potentials.end()});
+      for (int bra = 0; bra < kDegrees; ++bra)
+        for (int ket = 0; ket < kDegrees; ++ket)
+          last_.far_field_row_pairs += t.far_field->row_pairs(bra, ket);
+    }
     Impl::static_for<0, kDegrees>([&](auto bra_degree) {
       Impl::static_for<0, kDegrees>([&](auto ket_degree) {
         add_interactions<decltype(bra_degree)::value, decltype(ket_degree)::value>(largest);

@@ -19,8 +19,9 @@
 // their recursions.
 //
 // Step 2 visits each pair of rows from both sides (`both_ways`) or once (`once`,
-// JEngineSettings::row_pairs). Every pair of significant rows interacts directly: there is no far
-// field (multipoles) yet.
+// JEngineSettings::row_pairs). With a far field (JEngineSettings::far_field, far_field.hpp), the
+// pairs of rows in boxes far apart interact through multipole expansions instead, the others
+// directly.
 // A (bra row, ket row) pair is left out when both bound_p weight_q and weight_p bound_q are below
 // the primitive share of the threshold (the G build's primitive screen, QuartetScreen): a row's
 // bound is the sum of its products', and its weight the sum of their bounds times their pairs'
@@ -38,6 +39,7 @@
 
 #include "core/timed_chunks.hpp"
 #include "hf/basis/molecular_basis.hpp"
+#include "hf/fock/far_field.hpp"
 #include "hf/integrals/shell_pairs.hpp"
 #include "hf/screening/quartet_screen.hpp"
 
@@ -72,6 +74,8 @@ struct JEngineSettings {
   // table in one launch, the default (tiles did not pay on an H200: docs/notes/hf-j-engine.md).
   std::int64_t ket_tile_bytes = 0;
   JRowPairs row_pairs = JRowPairs::both_ways;
+  // The pairs of rows far apart by multipoles (far_field.hpp); order 0: every pair exact.
+  FarFieldSettings far_field;
 };
 
 // A row's Hermite degree is its products' l_a + l_b, at most this.
@@ -102,6 +106,8 @@ struct JEngineRecord {
   double primitive_interactions = 0.0;  // (bra row, ket row) pairs: R evaluated
   double longest_chunk_seconds = 0.0;   // the longest launch between two stop checks
   int most_ket_tiles = 0;               // the most tiles any degree's ket rows were walked in
+  double far_field_seconds = 0.0;       // the far field's part of `seconds`
+  double far_field_row_pairs = 0.0;     // (bra row, ket row) pairs it took
   // Step 2 per (bra degree, ket degree): its launches' time and interactions.
   static constexpr int kDegrees = kMaxHermiteDegree + 1;
   std::array<std::array<double, kDegrees>, kDegrees> interaction_seconds{}, interactions{};
@@ -132,6 +138,8 @@ class JEngine {
   // (fock/hermite_rows.hpp): what each bra and ket of the interactions is.
   std::int64_t primitive_products() const { return primitive_products_; }
   std::int64_t hermite_rows() const { return hermite_rows_; }
+  // The far field's boxes that hold rows; 0 without a far field.
+  int far_field_boxes() const;
 
  private:
   struct Tables;

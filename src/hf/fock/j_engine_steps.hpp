@@ -1,7 +1,7 @@
 // The J engine's three steps as kernels (fock/j_engine.hpp says what each does), and the
 // layout of the Hermite rows they share: step 1 (FillRows), step 2 (HermiteInteractions and,
 // where a bra row's kets are in segments, SegmentSums) and step 3 (BraBlocks). Included by
-// j_engine.cpp alone.
+// j_engine.cpp and far_field.cpp (which reads the rows) alone.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "core/fixed_sums.hpp"
 #include "hf/basis/cartesian.hpp"
+#include "hf/fock/far_field.hpp"
 #include "hf/fock/j_engine.hpp"
 #include "hf/integrals/boys.hpp"
 #include "hf/integrals/hermite.hpp"
@@ -24,9 +25,10 @@ using Memory = JEngine::Memory;
 constexpr int kDegrees = JEngineRecord::kDegrees;
 
 // A Hermite row (hermite_rows.hpp): its bound (the sum of its products'), its screening weight
-// this build (the sum of its products' bounds times their pairs' largest |D|), zeta, P, then the
-// Hermite density, padded to 16 bytes.
-enum RowField : int { kBound = 0, kWeight, kZeta, kCenter, kDensity = kCenter + 3 };
+// this build (the sum of its products' bounds times their pairs' largest |D|), zeta, P, its far
+// field box's code (far_field.hpp; -1 where it stays in the near field), then the Hermite
+// density, padded to 16 bytes.
+enum RowField : int { kBound = 0, kWeight, kZeta, kCenter, kBox = kCenter + 3, kDensity };
 KOKKOS_INLINE_FUNCTION constexpr int row_length(int degree) {
   return (kDensity + components_up_to(degree) + 1) / 2 * 2;
 }
@@ -107,6 +109,7 @@ struct FillRows {
   Matrix<Memory> density;
   Kokkos::View<const double*, Memory> pair_density;
   Kokkos::View<const int*, Memory> kind, product_pair, member_begin, members;
+  Kokkos::View<const int*, Memory> box;  // per row: its far field box's code, or -1
   Kokkos::View<double*, Memory> rows;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
@@ -131,6 +134,7 @@ struct FillRows {
     out[kZeta] = first.zeta;
     for (int x = 0; x < 3; ++x)
       out[kCenter + x] = first.center[x];
+    out[kBox] = box(r);
     for (int s = 0; s < n; ++s)
       out[kDensity + s] = sum[s];
   }
@@ -154,7 +158,7 @@ constexpr int kTeamThreads =
 // sums alike.
 // The rows are by bound descending: a lane stops at the first whose bound times the largest
 // density is under the bra's cutoff, and skips those that reach it neither by their weight nor
-// by the bra's (add_kets).
+// by the bra's (add_kets), and those the far field takes (far_field.hpp).
 //
 // Once (JRowPairs::once): each pair of rows of two degrees is visited from one side only, the bra
 // of the higher degree (BraDegree > KetDegree), which costs less than the other way; the same R
@@ -182,6 +186,7 @@ struct HermiteInteractions {
   Kokkos::View<double*, Memory> segment_sums;
   double cutoff;  // on bound_p weight_q and weight_p bound_q
   double largest_density;
+  int far_separation;      // 0: no far field; else the pairs of rows it takes are left out here
   int first_ket, end_ket;  // this launch's tile of the ket rows
   int lanes, segments;
   int first_bra, end_bra;  // this launch's chunk
@@ -233,6 +238,7 @@ struct HermiteInteractions {
     const double smallest_bound = smallest_weight / largest_density;
     const double bra_weight = bra[kWeight];
     const double zeta = bra[kZeta];
+    const int bra_box = far_separation > 0 ? static_cast<int>(bra[kBox]) : -1;
     double sigma[Once ? n_bra : 1];
     if constexpr (Once)
       for (int t = 0; t < n_bra; ++t)
@@ -241,6 +247,9 @@ struct HermiteInteractions {
       const double* row = &kets(static_cast<std::int64_t>(q) * ket_length);
       if (row[kBound] < smallest_bound) break;
       if (row[kWeight] < smallest_weight && row[kBound] * bra_weight < cutoff) continue;
+      if (bra_box >= 0 && row[kBox] >= 0.0 &&
+          boxes_far_apart(bra_box, static_cast<int>(row[kBox]), far_separation))
+        continue;
       const double inverse_root = reciprocal_sqrt(zeta + row[kZeta]);
       const double pq[3] = {bra[kCenter] - row[kCenter], bra[kCenter + 1] - row[kCenter + 1],
                             bra[kCenter + 2] - row[kCenter + 2]};
