@@ -117,4 +117,23 @@ double largest_difference(const std::vector<double>& a, const std::vector<double
   return largest;
 }
 
+DeviceMatrix device_matrix(const std::vector<double>& values, int n) {
+  DeviceMatrix m("test::matrix", n, n);
+  const auto host = Kokkos::create_mirror_view(m);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      host(i, j) = values[i * n + j];
+  Kokkos::deep_copy(m, host);
+  return m;
+}
+
+std::vector<double> matrix_values(const DeviceMatrix& m) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m);
+  std::vector<double> values;
+  for (std::size_t i = 0; i < host.extent(0); ++i)
+    for (std::size_t j = 0; j < host.extent(1); ++j)
+      values.push_back(host(i, j));
+  return values;
+}
+
 }  // namespace kmini::testing

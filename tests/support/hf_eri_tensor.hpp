@@ -1,13 +1,17 @@
 // What the G build's and the J engine's tests build from: two waters, a random density, and
 // the whole ERI tensor of the production integrals (hf/integrals/integrals_host.hpp), from which
-// a test sums G or J function by function, and how far two matrices are apart.
+// a test sums G or J function by function, how far two matrices are apart, and matrices to and
+// from the device.
 #pragma once
 
 #include <random>
 #include <string>
 #include <vector>
 
+#include <Kokkos_Core.hpp>
+
 #include "hf/basis/molecular_basis.hpp"
+#include "hf/screening/quartet_screen.hpp"
 
 namespace kmini::testing {
 
@@ -31,5 +35,10 @@ std::vector<double> reference_g(const std::vector<double>& eri, const std::vecto
 
 // max |a_k - b_k|.
 double largest_difference(const std::vector<double>& a, const std::vector<double>& b);
+
+// An n x n matrix (row-major values) in the default execution space's memory, and its values back.
+using DeviceMatrix = hf::Matrix<Kokkos::DefaultExecutionSpace::memory_space>;
+DeviceMatrix device_matrix(const std::vector<double>& values, int n);
+std::vector<double> matrix_values(const DeviceMatrix& m);
 
 }  // namespace kmini::testing

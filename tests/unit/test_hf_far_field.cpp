@@ -24,7 +24,10 @@
 namespace kmini::hf {
 namespace {
 
+using kmini::testing::device_matrix;
+using kmini::testing::DeviceMatrix;
 using kmini::testing::largest_difference;
+using kmini::testing::matrix_values;
 using kmini::testing::random_density;
 using Memory = FarField::Memory;
 constexpr int kDegrees = JEngineRecord::kDegrees;
@@ -192,12 +195,7 @@ struct BuiltJ {
 
 BuiltJ engine_j(const MolecularBasis& basis, const std::vector<double>& d, int order) {
   const int n = basis.functions;
-  Matrix<Memory> density("test::density", n, n), j("test::j", n, n);
-  const auto host = Kokkos::create_mirror_view(density);
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < n; ++k)
-      host(i, k) = d[i * n + k];
-  Kokkos::deep_copy(density, host);
+  const DeviceMatrix density = device_matrix(d, n), j("test::j", n, n);
   JEngineSettings settings;
   settings.threshold = 0.0;  // every product and pair of rows kept
   settings.far_field.order = order;
@@ -209,10 +207,7 @@ BuiltJ engine_j(const MolecularBasis& basis, const std::vector<double>& d, int o
   built.near = engine.last().primitive_interactions;
   built.far = engine.last().far_field_row_pairs;
   built.boxes = engine.far_field_boxes();
-  const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), j);
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < n; ++k)
-      built.j.push_back(out(i, k));
+  built.j = matrix_values(j);
   return built;
 }
 

@@ -24,27 +24,19 @@
 namespace kmini::hf {
 namespace {
 
+using kmini::testing::device_matrix;
+using kmini::testing::DeviceMatrix;
 using kmini::testing::eri_tensor;
 using kmini::testing::largest_difference;
+using kmini::testing::matrix_values;
 using kmini::testing::random_density;
 using kmini::testing::reference_g;
 using kmini::testing::reference_j;
 using kmini::testing::two_waters;
 using Host = Kokkos::HostSpace;
-using DeviceMatrix = Matrix<DeviceMemory>;
 
 // Every update of the table (hf/fock/g_update.hpp).
 const std::vector<GUpdate>& kUpdates = g_updates();
-
-DeviceMatrix device_matrix(const std::vector<double>& values, int n) {
-  DeviceMatrix m("test::matrix", n, n);
-  const auto host = Kokkos::create_mirror_view(m);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      host(i, j) = values[i * n + j];
-  Kokkos::deep_copy(m, host);
-  return m;
-}
 
 // A random symmetric density over the basis's functions, spread over `decades` decades.
 DeviceMatrix random_device_density(const MolecularBasis& basis, unsigned seed, double decades) {
@@ -63,11 +55,8 @@ Built build(const MolecularBasis& basis, const GBuildSettings& settings, const G
   GBuilder builder(basis, settings, 0, 1);
   DeviceMatrix g("test::g", n, n);
   builder.build(update, density, g);
-  const auto host = Kokkos::create_mirror_view_and_copy(Host(), g);
   Built out;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      out.g.push_back(host(i, j));
+  out.g = matrix_values(g);
   out.computed = builder.last().total_computed();
   for (const double c : builder.last().coulomb_only)
     out.coulomb_only += c;

@@ -20,12 +20,14 @@
 namespace kmini::hf {
 namespace {
 
+using kmini::testing::device_matrix;
+using kmini::testing::DeviceMatrix;
 using kmini::testing::eri_tensor;
 using kmini::testing::largest_difference;
+using kmini::testing::matrix_values;
 using kmini::testing::random_density;
 using kmini::testing::reference_j;
 using kmini::testing::two_waters;
-using DeviceMatrix = Matrix<JEngine::Memory>;
 
 struct Built {
   std::vector<double> j;
@@ -39,12 +41,7 @@ struct Built {
 Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double threshold,
               JEngineSettings settings = {}, int ranks = 1) {
   const int n = basis.functions;
-  DeviceMatrix density("test::density", n, n), j("test::j", n, n);
-  const auto host = Kokkos::create_mirror_view(density);
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < n; ++k)
-      host(i, k) = d[i * n + k];
-  Kokkos::deep_copy(density, host);
+  const DeviceMatrix density = device_matrix(d, n), j("test::j", n, n);
   settings.threshold = threshold;
   Built built;
   for (int rank = 0; rank < ranks; ++rank) {
@@ -56,10 +53,7 @@ Built build_j(const MolecularBasis& basis, const std::vector<double>& d, double 
       for (int ket = 0; ket < JEngineRecord::kDegrees; ++ket)
         built.by_degree[bra][ket] += engine.last().interactions[bra][ket];
   }
-  const auto out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), j);
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < n; ++k)
-      built.j.push_back(out(i, k));
+  built.j = matrix_values(j);
   return built;
 }
 
