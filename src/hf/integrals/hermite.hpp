@@ -63,9 +63,18 @@ KOKKOS_INLINE_FUNCTION void hermite_1d(double pa, double pb, double half_inverse
 // those are still R^(n+1) when read. `Degree` is an int, or a std::integral_constant where the
 // loops should fold to constants once unrolled (the J engine's interactions).
 template <class Degree>
+KOKKOS_FORCEINLINE_FUNCTION constexpr int degree_value(Degree degree) {
+  // Degree::value, not the constant's conversion, which nvcc takes for host code alone.
+  if constexpr (std::is_integral_v<Degree>)
+    return degree;
+  else
+    return Degree::value;
+}
+
+template <class Degree>
 KOKKOS_FORCEINLINE_FUNCTION void hermite_from_auxiliary(Degree degree, const double* auxiliary,
                                                         const double pq[3], double* r) {
-  const int L = degree;
+  const int L = degree_value(degree);
   r[0] = auxiliary[L];
   for (int n = L - 1; n >= 0; --n) {
     // Nested loops over the powers, so that every index folds to a constant once unrolled.
