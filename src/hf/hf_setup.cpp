@@ -192,7 +192,7 @@ std::vector<ParamSpec> hf_params() {
           "fock_algorithm split: the J engine's pairs of Hermite rows in boxes far apart interact "
           "through multipole expansions about the boxes' centres, every term up to this total "
           "degree in the two rows' offsets kept; 0: no far field, every pair exact")
-          .range(0, 24)
+          .range(0, FarFieldSettings::kMostOrder)
           .sweepable(),
       ParamSpec::real("j_far_field_box_bohr", 8.0,
                       "j_far_field_order > 0: the side of the far field's cubic boxes, bohr")

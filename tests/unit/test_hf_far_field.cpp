@@ -2,7 +2,7 @@
 // derivatives of 1/r and against the engine's own R at an asymptotic exponent; its expansions
 // against the direct sum of the rows' point-multipole interactions, each order leaving a smaller
 // error than the one below it; and in the engine, J with the far field against J without it,
-// the near field leaving out exactly the pairs of rows the far field takes.
+// the near field leaving out exactly the pairs of rows the far field takes, on one rank or two.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -193,7 +193,9 @@ struct BuiltJ {
   int boxes = 0;
 };
 
-BuiltJ engine_j(const MolecularBasis& basis, const std::vector<double>& d, int order) {
+// J from `ranks` engines, one per rank's share of the bra rows, summed as the ranks' are.
+BuiltJ engine_j(const MolecularBasis& basis, const std::vector<double>& d, int order,
+                int ranks = 1) {
   const int n = basis.functions;
   const DeviceMatrix density = device_matrix(d, n), j("test::j", n, n);
   JEngineSettings settings;
@@ -201,12 +203,14 @@ BuiltJ engine_j(const MolecularBasis& basis, const std::vector<double>& d, int o
   settings.far_field.order = order;
   settings.far_field.box_bohr = 4.0;
   settings.far_field.separation = 2;
-  JEngine engine(basis, settings);
-  engine.add(density, j);
   BuiltJ built;
-  built.near = engine.last().primitive_interactions;
-  built.far = engine.last().far_field_row_pairs;
-  built.boxes = engine.far_field_boxes();
+  for (int rank = 0; rank < ranks; ++rank) {
+    JEngine engine(basis, settings, rank, ranks);
+    engine.add(density, j);  // j starts at zero, and each rank adds its share
+    built.near += engine.last().primitive_interactions;
+    built.far += engine.last().far_field_row_pairs;
+    built.boxes = engine.far_field_boxes();
+  }
   built.j = matrix_values(j);
   return built;
 }
@@ -234,6 +238,14 @@ TEST(HfFarField, TakesExactlyThePairsTheNearFieldLeavesOutAndKeepsJ) {
     for (int k = 0; k < n * n; ++k)
       energy += 0.5 * d[k] * far.j[k];
     const double error = std::abs(energy - energy_exact);
+    // Two ranks, each its share of the bra rows, near and far: the same J and the same pairs.
+    const BuiltJ shared = engine_j(basis, d, order, 2);
+    EXPECT_EQ(shared.near, far.near);
+    EXPECT_EQ(shared.far, far.far);
+    double largest = 0.0;
+    for (const double x : far.j)
+      largest = std::max(largest, std::abs(x));
+    EXPECT_LT(largest_difference(shared.j, far.j), 1e-13 * largest);
     if (order > 4) {
       EXPECT_LT(error, 0.1 * previous);
     }

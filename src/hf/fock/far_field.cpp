@@ -21,11 +21,11 @@ using Exec = Kokkos::DefaultExecutionSpace;
 using Memory = FarField::Memory;
 
 constexpr int kAxisCodes = 1024;  // box indices per axis a code holds
-constexpr int kMostDegrees = 2 * kMaxShellL + 1;
+constexpr int kMostDegrees = kMaxHermiteDegree + 1;
 
-// How far the expansions reach past `order`: a row's Hermite degree, at most kMostDegrees - 1,
+// How far the expansions reach past `order`: a row's Hermite degree, at most kMaxHermiteDegree,
 // on each side (far_field.hpp).
-constexpr int kExpansionMargin = kMostDegrees - 1;
+constexpr int kExpansionMargin = kMaxHermiteDegree;
 
 // x^k / k! for k = 0 .. most, into out.
 KOKKOS_INLINE_FUNCTION void scaled_powers(double x, int most, double* out) {
@@ -34,10 +34,8 @@ KOKKOS_INLINE_FUNCTION void scaled_powers(double x, int most, double* out) {
     out[k] = out[k - 1] * x / k;
 }
 
-// The most terms scaled_powers writes in the kernels below: order + margin + 1, for orders up to
-// kMostFarFieldOrder.
-constexpr int kMostFarFieldOrder = 24;
-constexpr int kMostPowers = kMostFarFieldOrder + kExpansionMargin + 1;
+// The most terms scaled_powers writes in the kernels below: order + margin + 1.
+constexpr int kMostPowers = FarFieldSettings::kMostOrder + kExpansionMargin + 1;
 
 // Per (box, component n of the multipole): A_n = sum over its rows of zeta^-1/2 sum_{s <= n}
 // rho^s (-d)^(n-s) / (n-s)!.
@@ -185,8 +183,8 @@ FarField::FarField(const FarFieldSettings& settings, const std::vector<std::vect
   for (int d = 0; d < degrees_; ++d)
     row_codes_[d].assign(rows[d].size(), -1);
   if (settings.order <= 0) return;
-  if (settings.order > kMostFarFieldOrder || degrees_ > kMostDegrees || settings.separation < 1 ||
-      !(settings.box_bohr > 0.0))
+  if (settings.order > FarFieldSettings::kMostOrder || degrees_ > kMostDegrees ||
+      settings.separation < 1 || !(settings.box_bohr > 0.0))
     throw std::invalid_argument("FarField: order, separation or box out of range");
   const double gap = settings.separation * settings.box_bohr;
   smallest_zeta_ = 2.0 * Impl::boys_asymptotic_from(kBoysMaxOrder) / (gap * gap);

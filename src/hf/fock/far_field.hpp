@@ -35,7 +35,8 @@
 namespace kmini::hf {
 
 struct FarFieldSettings {
-  int order = 0;  // 0: no far field
+  static constexpr int kMostOrder = 24;  // the kernels' arrays hold the terms up to it
+  int order = 0;                         // 0: no far field
   double box_bohr = 8.0;
   int separation = 2;
 };
