@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-# What a far field costs in accuracy (issue: multipole far field for J, "every shipped cluster's
+# What a far field costs in accuracy (its requirement: "every shipped cluster's
 # energy within 1e-8 Eh of today's exact build, at 512 waters too"). An estimate on the CPU, not
 # part of kmini; needs NumPy only (pip).
 #
-#   python3 docs/reference/hf/far-field-multipoles.py > docs/reference/hf/far-field-multipoles-output.txt
+#   python3 docs/reference/hf/far-field-multipoles.py > far-field-multipoles-output.txt
+#   (the output of 2026-12-04: git show 6a86929:docs/reference/hf/far-field-multipoles-output.txt)
 #
 # Why a model and not the real J: the question is whether orders and separations that reach 1e-8 Eh
 # leave much work to the far field, and that is set by the size of the charges and the geometry of
