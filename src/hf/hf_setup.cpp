@@ -191,7 +191,8 @@ std::vector<ParamSpec> hf_params() {
           "j_far_field_order", 0,
           "fock_algorithm split: the J engine's pairs of Hermite rows in boxes far apart interact "
           "through multipole expansions about the boxes' centres, every term up to this total "
-          "degree in the two rows' offsets kept; 0: no far field, every pair exact")
+          "degree in the two rows' offsets kept; 0: no far field, every pair exact (the far field "
+          "was slower than that on an H200 so far: docs/notes/hf-j-engine.md)")
           .range(0, FarFieldSettings::kMostOrder)
           .sweepable(),
       ParamSpec::real("j_far_field_box_bohr", 8.0,
