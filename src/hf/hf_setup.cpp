@@ -1,5 +1,8 @@
 #include "hf/hf_setup.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/choice.hpp"
 #include "core/cuda_ipc.hpp"
 #include "core/data_files.hpp"
@@ -341,6 +344,27 @@ HfSetup read_setup(const Params& params) {
   setup.j_far_field.order = static_cast<int>(params.integer("j_far_field_order"));
   setup.j_far_field.box_bohr = params.real("j_far_field_box_bohr");
   setup.j_far_field.separation = static_cast<int>(params.integer("j_far_field_separation"));
+  if (setup.j_far_field.order > 0) {
+    // The rows' centres lie among the atoms': their extent bounds the far field's grid.
+    double extent = 0.0;
+    for (const auto axis : {&Atom::x, &Atom::y, &Atom::z}) {
+      double low = 0.0, high = 0.0;
+      for (std::size_t i = 0; i < setup.molecule.atoms.size(); ++i) {
+        const double v = setup.molecule.atoms[i].*axis;
+        low = i == 0 ? v : std::min(low, v);
+        high = i == 0 ? v : std::max(high, v);
+      }
+      extent = std::max(extent, high - low);
+    }
+    const int most = FarFieldSettings::kMostBoxesPerAxis;
+    if (std::floor(extent / setup.j_far_field.box_bohr) + 1 > most)
+      params.reject("j_far_field_box_bohr",
+                    "this molecule spans " + format_significant(extent, 4) + " bohr, more than " +
+                        std::to_string(most) + " boxes of " +
+                        format_number(setup.j_far_field.box_bohr) +
+                        " bohr along an axis; take boxes of at least " +
+                        format_significant(extent / (most - 1), 3) + " bohr");
+  }
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
   setup.g_sum_transport = choices().g_sum_transport.of(params);

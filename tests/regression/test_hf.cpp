@@ -1313,6 +1313,12 @@ TEST(HfBadInput, ScreeningAndFockBuildSettings) {
   expect_rejected(
       dir, water + "j_far_field_separation: 0\n",
       {"in.yaml:3:25: j_far_field_separation: expected an integer in [1, 8]", "found '0'"});
+  // Boxes too small for the molecule: more than a box's code holds along an axis.
+  expect_rejected(dir,
+                  "atoms: [\"O 0 0 0\", \"O 0 0 600\"]\nfock_algorithm: split\n"
+                  "j_far_field_order: 4\nj_far_field_box_bohr: 1\n",
+                  {"in.yaml:5:23: j_far_field_box_bohr: this molecule spans 1134 bohr, more than "
+                   "1023 boxes of 1 bohr along an axis; take boxes of at least 1.11 bohr"});
   expect_rejected(
       dir, water + "j_row_pairs: twice\n",
       {"in.yaml:3:14: j_row_pairs: expected one of: auto, both_ways, once", "found 'twice'"});

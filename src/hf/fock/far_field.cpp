@@ -20,7 +20,7 @@ namespace {
 using Exec = Kokkos::DefaultExecutionSpace;
 using Memory = FarField::Memory;
 
-constexpr int kAxisCodes = 1024;  // box indices per axis a code holds
+constexpr int kAxisCodes = FarFieldSettings::kMostBoxesPerAxis + 1;  // a code's base an axis
 constexpr int kMostDegrees = kMaxHermiteDegree + 1;
 
 // How far the expansions reach past `order`: a row's Hermite degree, at most kMaxHermiteDegree,
@@ -204,8 +204,9 @@ FarField::FarField(const FarFieldSettings& settings, const std::vector<std::vect
   if (!any) return;
   for (int axis = 0; axis < 3; ++axis) {
     grid_[axis] = static_cast<int>(std::floor((high[axis] - low[axis]) / settings.box_bohr)) + 1;
-    if (grid_[axis] >= kAxisCodes)
-      throw std::invalid_argument("FarField: more than " + std::to_string(kAxisCodes - 1) +
+    if (grid_[axis] > FarFieldSettings::kMostBoxesPerAxis)
+      throw std::invalid_argument("FarField: more than " +
+                                  std::to_string(FarFieldSettings::kMostBoxesPerAxis) +
                                   " boxes along an axis; take larger boxes");
   }
   const auto index_along = [&](const RowPlace& row, int axis) {

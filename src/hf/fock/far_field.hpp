@@ -35,8 +35,9 @@
 namespace kmini::hf {
 
 struct FarFieldSettings {
-  static constexpr int kMostOrder = 24;  // the kernels' arrays hold the terms up to it
-  int order = 0;                         // 0: no far field
+  static constexpr int kMostOrder = 24;           // the kernels' arrays hold the terms up to it
+  static constexpr int kMostBoxesPerAxis = 1023;  // a box's code holds 10 bits an axis
+  int order = 0;                                  // 0: no far field
   double box_bohr = 8.0;
   int separation = 2;
 };
