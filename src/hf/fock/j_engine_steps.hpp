@@ -191,21 +191,43 @@ struct HermiteInteractions {
   int lanes, segments;
   int first_bra, end_bra;  // this launch's chunk
 
-  // w[t] += scale * sum over the ket's Hermite indices s of R[t + s] rho[s], over the bra's t:
-  // nested loops over the powers, so that every index folds to a constant once unrolled.
+  // Where R, the ket's density and the potential's sums fit the registers together, the
+  // contractions below are unrolled whole, every index a constant, so that R stays in registers
+  // (nvcc left the loops rolled for (3, 2), and R in local memory); past that, the unrolled
+  // kernels spilled, and the loops are left to the compiler, R in local memory.
+  static constexpr bool unrolled_contractions = components_up_to(degree) + n_bra + n_ket <= 90;
+
+  // w[t] += scale * sum over the ket's Hermite indices s of R[t + s] rho[s], over the bra's t.
   KOKKOS_INLINE_FUNCTION static void contract(const double* r, const double* rho, double scale,
                                               double* w) {
-    for (int t = 0; t <= BraDegree; ++t)
-      for (int u = 0; u <= BraDegree - t; ++u)
-        for (int v = 0; v <= BraDegree - t - u; ++v) {
-          double sum = 0.0;
-          for (int tau = 0; tau <= KetDegree; ++tau)
-            for (int nu = 0; nu <= KetDegree - tau; ++nu)
-              for (int phi = 0; phi <= KetDegree - tau - nu; ++phi)
-                sum += r[component_index(t + tau, u + nu, v + phi)] *
-                       rho[component_index(tau, nu, phi)];
-          w[component_index(t, u, v)] += scale * sum;
-        }
+    if constexpr (unrolled_contractions) {
+      Impl::static_for<0, n_bra>([&](auto t) {
+        double sum = 0.0;
+        Impl::static_for<0, n_ket>([&](auto s) {
+          sum += r[sum_index(decltype(t)::value, decltype(s)::value)] * rho[decltype(s)::value];
+        });
+        w[decltype(t)::value] += scale * sum;
+      });
+    } else {
+      for (int t = 0; t <= BraDegree; ++t)
+        for (int u = 0; u <= BraDegree - t; ++u)
+          for (int v = 0; v <= BraDegree - t - u; ++v) {
+            double sum = 0.0;
+            for (int tau = 0; tau <= KetDegree; ++tau)
+              for (int nu = 0; nu <= KetDegree - tau; ++nu)
+                for (int phi = 0; phi <= KetDegree - tau - nu; ++phi)
+                  sum += r[component_index(t + tau, u + nu, v + phi)] *
+                         rho[component_index(tau, nu, phi)];
+            w[component_index(t, u, v)] += scale * sum;
+          }
+    }
+  }
+
+  // The index of the component whose powers are those of components a and b added.
+  KOKKOS_INLINE_FUNCTION static constexpr int sum_index(int a, int b) {
+    return component_index(component_power(a, 0) + component_power(b, 0),
+                           component_power(a, 1) + component_power(b, 1),
+                           component_power(a, 2) + component_power(b, 2));
   }
 
   // One lane's share of a bra row's kets. A pair of rows is kept where bound_p weight_q or
@@ -218,6 +240,17 @@ struct HermiteInteractions {
   KOKKOS_INLINE_FUNCTION void add_to_ket(const double* r, const double* sigma, double scale,
                                          int q) const {
     double* w = &ket_potentials(static_cast<std::int64_t>(q) * n_ket);
+    if constexpr (unrolled_contractions) {
+      Impl::static_for<0, n_ket>([&](auto s) {
+        double sum = 0.0;
+        Impl::static_for<0, n_bra>([&](auto t) {
+          sum += r[sum_index(decltype(t)::value, decltype(s)::value)] * sigma[decltype(t)::value];
+        });
+        Kokkos::atomic_add(&w[decltype(s)::value],
+                           ket_sign(component_degree(decltype(s)::value)) * scale * sum);
+      });
+      return;
+    }
     for (int tau = 0; tau <= KetDegree; ++tau)
       for (int nu = 0; nu <= KetDegree - tau; ++nu)
         for (int phi = 0; phi <= KetDegree - tau - nu; ++phi) {

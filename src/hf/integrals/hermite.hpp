@@ -17,6 +17,7 @@
 
 #include "hf/basis/cartesian.hpp"
 #include "hf/integrals/boys.hpp"
+#include "hf/integrals/unrolled.hpp"
 
 namespace kmini::hf {
 
@@ -76,10 +77,16 @@ KOKKOS_FORCEINLINE_FUNCTION void hermite_from_auxiliary(Degree degree, const dou
                                                         const double pq[3], double* r) {
   const int L = degree_value(degree);
   r[0] = auxiliary[L];
+  // Nested loops over the powers, unrolled whole on a GPU where L is a constant, so that every
+  // index folds to a constant and R stays in registers: left to itself, nvcc kept these loops
+  // rolled from L = 3 up, and R in local memory.
+  KMINI_HF_UNROLL
   for (int n = L - 1; n >= 0; --n) {
-    // Nested loops over the powers, so that every index folds to a constant once unrolled.
-    for (int d = L - n; d >= 1; --d)
-      for (int t = d; t >= 0; --t)
+    KMINI_HF_UNROLL
+    for (int d = L - n; d >= 1; --d) {
+      KMINI_HF_UNROLL
+      for (int t = d; t >= 0; --t) {
+        KMINI_HF_UNROLL
         for (int u = d - t; u >= 0; --u) {
           const int v = d - t - u;
           // Built along the first axis with a non-zero power.
@@ -93,6 +100,8 @@ KOKKOS_FORCEINLINE_FUNCTION void hermite_from_auxiliary(Degree degree, const dou
                 r[component_index(t - 2 * (axis == 0), u - 2 * (axis == 1), v - 2 * (axis == 2))];
           r[component_index(t, u, v)] = value;
         }
+      }
+    }
     r[0] = auxiliary[n];
   }
 }
