@@ -54,7 +54,12 @@ HfCase::HfCase(const Params& params, const RunContext& context)
   settings.stop_requested = [] { return interrupt::received() != 0; };
   settings.setup_stop_requested = settings.stop_requested;
   settings.coulomb = setup_.fock_algorithm == FockAlgorithm::fused;
-  builder_ = std::make_unique<GBuilder>(basis_, settings, comm_.rank(), comm_.size());
+  // The G builder and the J engine start from the same pairs and products' bounds.
+  const BoundedPairs pairs =
+      bounded_pairs(basis_, setup_.screening_threshold, settings.setup_stop_requested);
+  lap(setup_times_.shell_pairs);
+  builder_ = std::make_unique<GBuilder>(basis_, pairs, settings, comm_.rank(), comm_.size());
+  lap(setup_times_.g_builder);
   if (setup_.fock_algorithm == FockAlgorithm::split) {
     JEngineSettings j_settings;
     j_settings.threshold = setup_.screening_threshold;
@@ -62,9 +67,9 @@ HfCase::HfCase(const Params& params, const RunContext& context)
     j_settings.ket_tile_bytes = setup_.j_ket_tile_bytes;
     j_settings.far_field = setup_.j_far_field;
     j_settings.stop_requested = j_settings.setup_stop_requested = settings.stop_requested;
-    j_engine_ = std::make_unique<JEngine>(basis_, j_settings, comm_.rank(), comm_.size());
+    j_engine_ = std::make_unique<JEngine>(pairs, j_settings, comm_.rank(), comm_.size());
+    lap(setup_times_.j_engine);
   }
-  lap(setup_times_.g_builder);
   transform_ = std::make_unique<FunctionTransform>(basis_, setup_.functions);
   OneElectronLaunch one_electron_launch;
   one_electron_launch.stop_requested = settings.stop_requested;

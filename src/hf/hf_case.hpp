@@ -82,10 +82,12 @@ class HfCase : public Case {
   };
 
   // Host seconds of the setup's steps, from the case's construction to the first variant's first
-  // G build: the G builder's pairs, bounds and plan; the one-electron matrices; the atomic
-  // guess; the function transform; the SCF's start (S^-1/2 and the guess's orbitals).
+  // G build: the basis on the atoms, the shell pairs and their products' bounds; the G builder's
+  // Schwarz bounds and plan; the J engine's rows; the one-electron matrices; the atomic guess;
+  // the function transform; the SCF's start (S^-1/2 and the guess's orbitals).
   struct SetupTimes {
-    double g_builder = 0.0, one_electron = 0.0, guess = 0.0, transform = 0.0;
+    double shell_pairs = 0.0, g_builder = 0.0, j_engine = 0.0;
+    double one_electron = 0.0, guess = 0.0, transform = 0.0;
     double scf_start = -1.0;  // until the first SCF reaches its first G build
   };
 

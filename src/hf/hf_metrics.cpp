@@ -162,11 +162,17 @@ void HfCase::add_repeated_build_metrics(std::vector<Metric>& out) const {
 // its steps.
 void HfCase::add_setup_metrics(std::vector<Metric>& out) const {
   const SetupTimes& t = setup_times_;
-  const double total = t.g_builder + t.one_electron + t.guess + t.transform + t.scf_start;
+  const double total = t.shell_pairs + t.g_builder + t.j_engine + t.one_electron + t.guess +
+                       t.transform + t.scf_start;
   out.insert(out.end(), {
                             {"setup_seconds", comm_.max(total), "s, to the first SCF cycle"},
+                            {"setup_shell_pairs_seconds", comm_.max(t.shell_pairs),
+                             "s, the basis on the atoms, the shell pairs and their products' "
+                             "bounds"},
                             {"setup_g_builder_seconds", comm_.max(t.g_builder),
-                             "s, shell pairs, bounds and the quartet plan"},
+                             "s, the Schwarz bounds and the quartet plan"},
+                            {"setup_j_engine_seconds", comm_.max(t.j_engine),
+                             "s, the J engine's Hermite rows (0 where fock_algorithm is fused)"},
                             {"setup_one_electron_seconds", comm_.max(t.one_electron),
                              "s, overlap, kinetic and nuclear attraction"},
                             {"setup_guess_seconds", comm_.max(t.guess), "s, the atomic densities"},

@@ -448,6 +448,27 @@ TEST(HfDShells, EveryVariantInBothConventionsWithEitherScreeningAndBuild) {
   }
 }
 
+// setup_seconds is the sum of its steps, each reported; the J engine's rows take time where split
+// runs, and none where fused does.
+void expect_setup_in_steps(const YAML::Node& result, bool split) {
+  double steps = 0.0;
+  for (const char* step : {"shell_pairs", "g_builder", "j_engine", "one_electron", "guess",
+                           "transform", "scf_start"}) {
+    const std::string key = std::string("setup_") + step + "_seconds";
+    SCOPED_TRACE(key);
+    ASSERT_TRUE(result["metrics"][key].IsDefined());
+    EXPECT_GE(metric(result, key), 0.0);
+    steps += metric(result, key);
+  }
+  EXPECT_GT(metric(result, "setup_shell_pairs_seconds"), 0.0);
+  EXPECT_GT(metric(result, "setup_g_builder_seconds"), 0.0);
+  if (split)
+    EXPECT_GT(metric(result, "setup_j_engine_seconds"), 0.0);
+  else
+    EXPECT_EQ(metric(result, "setup_j_engine_seconds"), 0.0);
+  EXPECT_NEAR(metric(result, "setup_seconds"), steps, 1e-9 * steps);
+}
+
 // fock_algorithm split (J by the J engine, K by the exchange quartets alone) against PySCF and
 // against the fused build, every variant: hydrogen fluoride's d shell (every class, (dd|dd)
 // among them) in both conventions, and water-003's s and p quartets, which the density screen
@@ -490,6 +511,7 @@ TEST(HfSplit, TheJEngineAndTheExchangeAloneGiveTheFusedAndPyscfEnergies) {
     const double fused = metric(runs[i][0], "energy");
     EXPECT_FALSE(runs[i][0]["metrics"]["j_seconds"].IsDefined());
     EXPECT_EQ(metric(runs[i][0], "fock_algorithm_split"), 0.0);
+    expect_setup_in_steps(runs[i][0], false);
     ASSERT_EQ(variants_of(runs[i + 1]), kVariants);
     for (const auto& result : runs[i + 1]) {
       SCOPED_TRACE(describe(result));
@@ -498,6 +520,7 @@ TEST(HfSplit, TheJEngineAndTheExchangeAloneGiveTheFusedAndPyscfEnergies) {
       EXPECT_NEAR(metric(result, "energy"), fused, kModeAgreement);
       EXPECT_GT(metric(result, "j_primitive_interactions"), 0.0);
       EXPECT_EQ(metric(result, "fock_algorithm_split"), 1.0);
+      expect_setup_in_steps(result, true);
       EXPECT_EQ(result["metrics"]["fock_algorithm_split"]["unit"].as<std::string>().find("auto"),
                 std::string::npos);
       // A shell's pair with itself holds the products (i, j) and (j, i), one Gaussian: fewer

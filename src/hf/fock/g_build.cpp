@@ -159,12 +159,6 @@ void with_class(const QuartetPlan& plan, std::size_t i, F&& f) {
   with_quartet_class(plan.classes[i].bra_kind, plan.classes[i].ket_kind, f);
 }
 
-// Primitive products are dropped below this times the screening threshold (shell_pairs.hpp):
-// the builds from a change of the density screen down to a hundredth of the threshold
-// (IncrementalG), which leaves three orders of magnitude between the smallest quartet bound any
-// build keeps and the largest primitive quartet left out.
-constexpr double kProductCutoffPerThreshold = 1e-5;
-
 // A host has far fewer threads than a GPU: its first launch of a class holds at most this many
 // quartets of 64 integrals, a few tenths of a second on two cores, where the GPU's
 // chunk_quartets took seconds there before its launches were first timed.
@@ -173,18 +167,22 @@ constexpr std::int64_t kHostFirstChunkQuartets = std::int64_t{1} << 17;
 }  // namespace
 
 GBuilder::GBuilder(const MolecularBasis& basis, const GBuildSettings& settings, int rank, int ranks)
-    : basis_(basis), settings_(settings), rank_(rank), ranks_(ranks) {
-  pair_shells_ = canonical_pairs(basis_);
-  host_pairs_ =
-      make_shell_pairs(basis_, pair_shells_, settings_.threshold * kProductCutoffPerThreshold);
-  for (std::size_t i = 0; i < pair_shells_.size(); ++i) {
-    const auto& [a, b] = pair_shells_[i];
-    pair_kinds_.push_back(pair_kind(basis_.shells[a].l, basis_.shells[b].l));
+    : GBuilder(basis, bounded_pairs(basis, settings.threshold, settings.setup_stop_requested),
+               settings, rank, ranks) {}
+
+GBuilder::GBuilder(const MolecularBasis& basis, const BoundedPairs& pairs,
+                   const GBuildSettings& settings, int rank, int ranks)
+    : basis_(basis),
+      settings_(settings),
+      rank_(rank),
+      ranks_(ranks),
+      pair_shells_(pairs.shells),
+      host_pairs_(pairs.host),
+      pair_kinds_(pairs.kinds) {
+  for (std::size_t i = 0; i < pair_shells_.size(); ++i)
     pair_primitives_.push_back(host_pairs_.primitives_begin(i + 1) -
                                host_pairs_.primitives_begin(i));
-  }
   const auto setup_stop = settings_.setup_stop_requested;
-  order_products_by_bound(host_pairs_, product_bounds(host_pairs_, pair_kinds_, setup_stop));
   schwarz_ = schwarz_bounds(host_pairs_, pair_kinds_, setup_stop);
   // Unfinished bounds plan nothing worth having: the caller's safe point throws the builder away.
   if (setup_stop != nullptr && setup_stop()) return;

@@ -17,6 +17,7 @@
 #include "hf/integrals/shell_pairs.hpp"
 #include "hf/screening/quartet_plan.hpp"
 #include "hf/screening/quartet_screen.hpp"
+#include "hf/screening/schwarz.hpp"
 
 namespace kmini::hf {
 
@@ -74,6 +75,9 @@ struct GBuildRecord {
 class GBuilder {
  public:
   GBuilder(const MolecularBasis& basis, const GBuildSettings& settings, int rank, int ranks);
+  // From the pairs a case made once (the J engine takes the same), at `settings.threshold`.
+  GBuilder(const MolecularBasis& basis, const BoundedPairs& pairs, const GBuildSettings& settings,
+           int rank, int ranks);
   ~GBuilder();
 
   // This rank's share of G from `density` (both full symmetric matrices on the device),

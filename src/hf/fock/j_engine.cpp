@@ -18,10 +18,6 @@ using namespace j_steps;
 
 namespace {
 
-// Products whose bound times the largest is under this times the threshold are left out of the
-// pairs, as the G build's are (g_build.cpp).
-constexpr double kProductCutoffPerThreshold = 1e-5;
-
 // The most bra rows a host's first launch holds (JEngine's constructor).
 constexpr std::int64_t kHostFirstChunkBras = 1024;
 
@@ -63,18 +59,18 @@ struct JEngine::Tables {
 };
 
 JEngine::JEngine(const MolecularBasis& basis, const JEngineSettings& settings, int rank, int ranks)
+    : JEngine(bounded_pairs(basis, settings.threshold, settings.setup_stop_requested), settings,
+              rank, ranks) {}
+
+JEngine::JEngine(const BoundedPairs& pairs, const JEngineSettings& settings, int rank, int ranks)
     : settings_(settings), tables_(std::make_unique<Tables>()) {
   Tables& t = *tables_;
   t.threshold = settings.threshold;
-  const std::vector<std::array<int, 2>> list = canonical_pairs(basis);
-  ShellPairs<Kokkos::HostSpace> host =
-      make_shell_pairs(basis, list, settings.threshold * kProductCutoffPerThreshold);
-  std::vector<int> kinds(list.size());
-  for (std::size_t i = 0; i < list.size(); ++i)
-    kinds[i] = pair_kind(basis.shells[list[i][0]].l, basis.shells[list[i][1]].l);
-  const auto setup_stop = settings.setup_stop_requested;
-  order_products_by_bound(host, product_bounds(host, kinds, setup_stop));
+  const std::vector<std::array<int, 2>>& list = pairs.shells;
+  const ShellPairs<Kokkos::HostSpace>& host = pairs.host;
+  const std::vector<int>& kinds = pairs.kinds;
   // Unfinished bounds: the caller's safe point throws the engine away.
+  const auto setup_stop = settings.setup_stop_requested;
   if (setup_stop != nullptr && setup_stop()) return;
 
   std::vector<ProductKey> keys(host.products.extent(0));

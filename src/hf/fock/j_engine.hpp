@@ -42,6 +42,7 @@
 #include "hf/fock/far_field.hpp"
 #include "hf/integrals/shell_pairs.hpp"
 #include "hf/screening/quartet_screen.hpp"
+#include "hf/screening/schwarz.hpp"
 
 namespace kmini::hf {
 
@@ -120,6 +121,8 @@ class JEngine {
   // Rank `rank` of `ranks` builds its share of J: every ranks-th bra pair of each kind.
   JEngine(const MolecularBasis& basis, const JEngineSettings& settings, int rank = 0,
           int ranks = 1);
+  // From the pairs a case made once (the G builder takes the same), at `settings.threshold`.
+  JEngine(const BoundedPairs& pairs, const JEngineSettings& settings, int rank = 0, int ranks = 1);
   ~JEngine();
 
   // Adds this rank's share of J over the Cartesian functions, from the symmetric `density`, into

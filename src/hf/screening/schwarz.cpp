@@ -109,4 +109,16 @@ std::vector<double> product_bounds(const ShellPairs<Kokkos::HostSpace>& pairs,
   return schwarz_bounds(single, kinds, stop_requested);
 }
 
+BoundedPairs bounded_pairs(const MolecularBasis& basis, double threshold,
+                           bool (*stop_requested)()) {
+  BoundedPairs out;
+  out.shells = canonical_pairs(basis);
+  out.host = make_shell_pairs(basis, out.shells, threshold * kProductCutoffPerThreshold);
+  out.kinds.reserve(out.shells.size());
+  for (const auto& [a, b] : out.shells)
+    out.kinds.push_back(pair_kind(basis.shells[a].l, basis.shells[b].l));
+  order_products_by_bound(out.host, product_bounds(out.host, out.kinds, stop_requested));
+  return out;
+}
+
 }  // namespace kmini::hf
