@@ -201,13 +201,8 @@ struct HermiteInteractions {
   KOKKOS_INLINE_FUNCTION static void contract(const double* r, const double* rho, double scale,
                                               double* w) {
     if constexpr (unrolled_contractions) {
-      Impl::static_for<0, n_bra>([&](auto t) {
-        double sum = 0.0;
-        Impl::static_for<0, n_ket>([&](auto s) {
-          sum += r[sum_index(decltype(t)::value, decltype(s)::value)] * rho[decltype(s)::value];
-        });
-        w[decltype(t)::value] += scale * sum;
-      });
+      unrolled_products<n_bra, n_ket>(
+          r, rho, [&](auto t, double sum) { w[decltype(t)::value] += scale * sum; });
     } else {
       for (int t = 0; t <= BraDegree; ++t)
         for (int u = 0; u <= BraDegree - t; ++u)
@@ -230,6 +225,20 @@ struct HermiteInteractions {
                            component_power(a, 2) + component_power(b, 2));
   }
 
+  // f(o, sum over In's components i of R[o + i] x[i]) for each of Out's components o, o an
+  // integral constant: the contractions both ways, unrolled whole.
+  template <int Out, int In, class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void unrolled_products(const double* r, const double* x,
+                                                            const F& f) {
+    Impl::static_for<0, Out>([&](auto o) {
+      double sum = 0.0;
+      Impl::static_for<0, In>([&](auto i) {
+        sum += r[sum_index(decltype(o)::value, decltype(i)::value)] * x[decltype(i)::value];
+      });
+      f(o, sum);
+    });
+  }
+
   // One lane's share of a bra row's kets. A pair of rows is kept where bound_p weight_q or
   // weight_p bound_q reaches the cutoff: the G build keeps a quartet for the larger of D_ab and
   // D_cd, and J_ab's error, which the energy weighs by D_ab, must stay as small. Past the first
@@ -241,28 +250,24 @@ struct HermiteInteractions {
                                          int q) const {
     double* w = &ket_potentials(static_cast<std::int64_t>(q) * n_ket);
     if constexpr (unrolled_contractions) {
-      Impl::static_for<0, n_ket>([&](auto s) {
-        double sum = 0.0;
-        Impl::static_for<0, n_bra>([&](auto t) {
-          sum += r[sum_index(decltype(t)::value, decltype(s)::value)] * sigma[decltype(t)::value];
-        });
-        Kokkos::atomic_add(&w[decltype(s)::value],
-                           ket_sign(component_degree(decltype(s)::value)) * scale * sum);
+      unrolled_products<n_ket, n_bra>(r, sigma, [&](auto s, double sum) {
+        constexpr int at = decltype(s)::value;
+        Kokkos::atomic_add(&w[at], ket_sign(component_degree(at)) * scale * sum);
       });
-      return;
+    } else {
+      for (int tau = 0; tau <= KetDegree; ++tau)
+        for (int nu = 0; nu <= KetDegree - tau; ++nu)
+          for (int phi = 0; phi <= KetDegree - tau - nu; ++phi) {
+            double sum = 0.0;
+            for (int t = 0; t <= BraDegree; ++t)
+              for (int u = 0; u <= BraDegree - t; ++u)
+                for (int v = 0; v <= BraDegree - t - u; ++v)
+                  sum += r[component_index(t + tau, u + nu, v + phi)] *
+                         sigma[component_index(t, u, v)];
+            Kokkos::atomic_add(&w[component_index(tau, nu, phi)],
+                               ket_sign(tau + nu + phi) * scale * sum);
+          }
     }
-    for (int tau = 0; tau <= KetDegree; ++tau)
-      for (int nu = 0; nu <= KetDegree - tau; ++nu)
-        for (int phi = 0; phi <= KetDegree - tau - nu; ++phi) {
-          double sum = 0.0;
-          for (int t = 0; t <= BraDegree; ++t)
-            for (int u = 0; u <= BraDegree - t; ++u)
-              for (int v = 0; v <= BraDegree - t - u; ++v)
-                sum +=
-                    r[component_index(t + tau, u + nu, v + phi)] * sigma[component_index(t, u, v)];
-          Kokkos::atomic_add(&w[component_index(tau, nu, phi)],
-                             ket_sign(tau + nu + phi) * scale * sum);
-        }
   }
 
   // One lane's share of a bra row's kets in the tile, rows first_ket + first, + stride, ...
