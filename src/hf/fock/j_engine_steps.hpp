@@ -197,27 +197,6 @@ struct HermiteInteractions {
   // kernels spilled, and the loops are left to the compiler, R in local memory.
   static constexpr bool unrolled_contractions = components_up_to(degree) + n_bra + n_ket <= 90;
 
-  // w[t] += scale * sum over the ket's Hermite indices s of R[t + s] rho[s], over the bra's t.
-  KOKKOS_INLINE_FUNCTION static void contract(const double* r, const double* rho, double scale,
-                                              double* w) {
-    if constexpr (unrolled_contractions) {
-      unrolled_products<n_bra, n_ket>(
-          r, rho, [&](auto t, double sum) { w[decltype(t)::value] += scale * sum; });
-    } else {
-      for (int t = 0; t <= BraDegree; ++t)
-        for (int u = 0; u <= BraDegree - t; ++u)
-          for (int v = 0; v <= BraDegree - t - u; ++v) {
-            double sum = 0.0;
-            for (int tau = 0; tau <= KetDegree; ++tau)
-              for (int nu = 0; nu <= KetDegree - tau; ++nu)
-                for (int phi = 0; phi <= KetDegree - tau - nu; ++phi)
-                  sum += r[component_index(t + tau, u + nu, v + phi)] *
-                         rho[component_index(tau, nu, phi)];
-            w[component_index(t, u, v)] += scale * sum;
-          }
-    }
-  }
-
   // The index of the component whose powers are those of components a and b added.
   KOKKOS_INLINE_FUNCTION static constexpr int sum_index(int a, int b) {
     return component_index(component_power(a, 0) + component_power(b, 0),
@@ -225,18 +204,38 @@ struct HermiteInteractions {
                            component_power(a, 2) + component_power(b, 2));
   }
 
-  // f(o, sum over In's components i of R[o + i] x[i]) for each of Out's components o, o an
-  // integral constant: the contractions both ways, unrolled whole.
-  template <int Out, int In, class F>
-  KOKKOS_FORCEINLINE_FUNCTION static void unrolled_products(const double* r, const double* x,
-                                                            const F& f) {
-    Impl::static_for<0, Out>([&](auto o) {
-      double sum = 0.0;
-      Impl::static_for<0, In>([&](auto i) {
-        sum += r[sum_index(decltype(o)::value, decltype(i)::value)] * x[decltype(i)::value];
+  // f(o, sum over the components i of degree up to InDegree of R[o + i] x[i]) for each component
+  // o of degree up to OutDegree: the contractions both ways, unrolled whole where
+  // unrolled_contractions, every index a constant, else nested loops over the powers.
+  template <int OutDegree, int InDegree, class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void contract_r(const double* r, const double* x, const F& f) {
+    if constexpr (unrolled_contractions) {
+      Impl::static_for<0, components_up_to(OutDegree)>([&](auto o) {
+        double sum = 0.0;
+        Impl::static_for<0, components_up_to(InDegree)>([&](auto i) {
+          sum += r[sum_index(decltype(o)::value, decltype(i)::value)] * x[decltype(i)::value];
+        });
+        f(decltype(o)::value, sum);
       });
-      f(o, sum);
-    });
+    } else {
+      for (int t = 0; t <= OutDegree; ++t)
+        for (int u = 0; u <= OutDegree - t; ++u)
+          for (int v = 0; v <= OutDegree - t - u; ++v) {
+            double sum = 0.0;
+            for (int tau = 0; tau <= InDegree; ++tau)
+              for (int nu = 0; nu <= InDegree - tau; ++nu)
+                for (int phi = 0; phi <= InDegree - tau - nu; ++phi)
+                  sum += r[component_index(t + tau, u + nu, v + phi)] *
+                         x[component_index(tau, nu, phi)];
+            f(component_index(t, u, v), sum);
+          }
+    }
+  }
+
+  // w[t] += scale * sum over the ket's Hermite indices s of R[t + s] rho[s], over the bra's t.
+  KOKKOS_INLINE_FUNCTION static void contract(const double* r, const double* rho, double scale,
+                                              double* w) {
+    contract_r<BraDegree, KetDegree>(r, rho, [&](int t, double sum) { w[t] += scale * sum; });
   }
 
   // One lane's share of a bra row's kets. A pair of rows is kept where bound_p weight_q or
@@ -249,25 +248,9 @@ struct HermiteInteractions {
   KOKKOS_INLINE_FUNCTION void add_to_ket(const double* r, const double* sigma, double scale,
                                          int q) const {
     double* w = &ket_potentials(static_cast<std::int64_t>(q) * n_ket);
-    if constexpr (unrolled_contractions) {
-      unrolled_products<n_ket, n_bra>(r, sigma, [&](auto s, double sum) {
-        constexpr int at = decltype(s)::value;
-        Kokkos::atomic_add(&w[at], ket_sign(component_degree(at)) * scale * sum);
-      });
-    } else {
-      for (int tau = 0; tau <= KetDegree; ++tau)
-        for (int nu = 0; nu <= KetDegree - tau; ++nu)
-          for (int phi = 0; phi <= KetDegree - tau - nu; ++phi) {
-            double sum = 0.0;
-            for (int t = 0; t <= BraDegree; ++t)
-              for (int u = 0; u <= BraDegree - t; ++u)
-                for (int v = 0; v <= BraDegree - t - u; ++v)
-                  sum += r[component_index(t + tau, u + nu, v + phi)] *
-                         sigma[component_index(t, u, v)];
-            Kokkos::atomic_add(&w[component_index(tau, nu, phi)],
-                               ket_sign(tau + nu + phi) * scale * sum);
-          }
-    }
+    contract_r<KetDegree, BraDegree>(r, sigma, [&](int s, double sum) {
+      Kokkos::atomic_add(&w[s], ket_sign(component_degree(s)) * scale * sum);
+    });
   }
 
   // One lane's share of a bra row's kets in the tile, rows first_ket + first, + stride, ...
