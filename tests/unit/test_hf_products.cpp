@@ -116,22 +116,16 @@ TEST(HfProducts, DroppedProductsMoveNoIntegralBeyondTheirBounds) {
   EXPECT_GT(changed, 100) << "largest change " << largest_change;
 }
 
-// Pairs with their products ordered by bound, as the G builder makes them, and the pairs' kinds.
-struct OrderedPairs {
-  std::vector<std::array<int, 2>> list;
-  std::vector<int> kinds;
-  ShellPairs<Host> pairs;
+// The pairs as the G builder and the J engine start from them (bounded_pairs), none of their
+// products left out (threshold 0), with their Schwarz bounds.
+struct OrderedPairs : BoundedPairs {
   std::vector<double> schwarz;
 };
 
 OrderedPairs ordered_pairs(const MolecularBasis& basis) {
   OrderedPairs out;
-  out.list = canonical_pairs(basis);
-  for (const auto& [a, b] : out.list)
-    out.kinds.push_back(pair_kind(basis.shells[a].l, basis.shells[b].l));
-  out.pairs = make_shell_pairs(basis, out.list, 0.0);
-  order_products_by_bound(out.pairs, product_bounds(out.pairs, out.kinds));
-  out.schwarz = schwarz_bounds(out.pairs, out.kinds);
+  static_cast<BoundedPairs&>(out) = bounded_pairs(basis, 0.0);
+  out.schwarz = schwarz_bounds(out.host, out.kinds);
   return out;
 }
 
@@ -150,22 +144,22 @@ TEST(HfProducts, SchwarzBoundsGoInLaunchesAStopAskedBeforeEach) {
     return std::count_if(bounds.begin(), bounds.end(), [](double q) { return q > 0.0; });
   };
   g_bound_questions_before_stop = 1 << 30;
-  EXPECT_EQ(schwarz_bounds(ordered.pairs, ordered.kinds, stop_bounds_when_counted_down),
+  EXPECT_EQ(schwarz_bounds(ordered.host, ordered.kinds, stop_bounds_when_counted_down),
             ordered.schwarz);
   EXPECT_EQ(computed(ordered.schwarz), static_cast<std::ptrdiff_t>(ordered.schwarz.size()));
   g_bound_questions_before_stop = 0;
-  EXPECT_EQ(computed(schwarz_bounds(ordered.pairs, ordered.kinds, stop_bounds_when_counted_down)),
+  EXPECT_EQ(computed(schwarz_bounds(ordered.host, ordered.kinds, stop_bounds_when_counted_down)),
             0);
   g_bound_questions_before_stop = 1;
   const auto first_kind =
-      computed(schwarz_bounds(ordered.pairs, ordered.kinds, stop_bounds_when_counted_down));
+      computed(schwarz_bounds(ordered.host, ordered.kinds, stop_bounds_when_counted_down));
   EXPECT_GT(first_kind, 0);
   EXPECT_LT(first_kind, static_cast<std::ptrdiff_t>(ordered.schwarz.size()));
 }
 
 TEST(HfProducts, ProductsAreOrderedByBoundWithTheirTails) {
   const OrderedPairs ordered = ordered_pairs(water_cluster("water-003", "6-31g"));
-  const ShellPairs<Host>& pairs = ordered.pairs;
+  const ShellPairs<Host>& pairs = ordered.host;
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     const int begin = pairs.primitives_begin(i), end = pairs.primitives_begin(i + 1);
     double tail = 0.0;
@@ -193,7 +187,7 @@ TEST(HfProducts, ThePrimitiveScreenLeavesOutNoMoreThanItsCutoff) {
   const OrderedPairs ordered = ordered_pairs(basis);
   const BoysTable<Host> boys = make_boys_table<Host>();
   std::mt19937_64 rng(31);
-  std::uniform_int_distribution<int> pick(0, static_cast<int>(ordered.list.size()) - 1);
+  std::uniform_int_distribution<int> pick(0, static_cast<int>(ordered.shells.size()) - 1);
   std::uniform_real_distribution<double> share(0.01, 0.5);
   int changed = 0, sampled = 0;
   for (int sample = 0; sample < 4000; ++sample) {
@@ -205,10 +199,10 @@ TEST(HfProducts, ThePrimitiveScreenLeavesOutNoMoreThanItsCutoff) {
     with_quartet_class(ordered.kinds[bra], ordered.kinds[ket], [&](auto cls) {
       using Class = decltype(cls);
       double want[Class::integrals], unscreened[Class::integrals], got[Class::integrals];
-      eri_quartet_block(ordered.pairs, boys, Class::bra_kind, Class::ket_kind, bra, ket, want);
-      eri_quartet_block(ordered.pairs, boys, Class::bra_kind, Class::ket_kind, bra, ket, unscreened,
+      eri_quartet_block(ordered.host, boys, Class::bra_kind, Class::ket_kind, bra, ket, want);
+      eri_quartet_block(ordered.host, boys, Class::bra_kind, Class::ket_kind, bra, ket, unscreened,
                         0.0);
-      eri_quartet_block(ordered.pairs, boys, Class::bra_kind, Class::ket_kind, bra, ket, got,
+      eri_quartet_block(ordered.host, boys, Class::bra_kind, Class::ket_kind, bra, ket, got,
                         cutoff);
       bool moved = false;
       for (int i = 0; i < Class::integrals; ++i) {
@@ -226,16 +220,16 @@ TEST(HfProducts, ThePrimitiveScreenLeavesOutNoMoreThanItsCutoff) {
   // their bounds, so a screen that left out more than its cutoff allows in bounds shows it here
   // (three such screens were tried: each failed).
   int diagonal = 0;
-  for (std::size_t pair = 0; pair < ordered.list.size(); ++pair) {
+  for (std::size_t pair = 0; pair < ordered.shells.size(); ++pair) {
     if (ordered.kinds[pair] != kSS ||
-        ordered.pairs.primitives_begin(pair + 1) - ordered.pairs.primitives_begin(pair) < 4)
+        ordered.host.primitives_begin(pair + 1) - ordered.host.primitives_begin(pair) < 4)
       continue;
     const int p = static_cast<int>(pair);
     for (const double fraction : {0.001, 0.01, 0.1, 0.3}) {
       const double cutoff = fraction * ordered.schwarz[pair] * ordered.schwarz[pair];
       double want, got;
-      eri_quartet_block(ordered.pairs, boys, kSS, kSS, p, p, &want);
-      eri_quartet_block(ordered.pairs, boys, kSS, kSS, p, p, &got, cutoff);
+      eri_quartet_block(ordered.host, boys, kSS, kSS, p, p, &want);
+      eri_quartet_block(ordered.host, boys, kSS, kSS, p, p, &got, cutoff);
       EXPECT_LE(std::abs(want - got), cutoff)
           << "pair " << pair << ", cutoff " << fraction << " (ab|ab)";
       diagonal += got != want;
