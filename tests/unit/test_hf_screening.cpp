@@ -575,5 +575,55 @@ TEST(HfQuartetPlan, SharesCoverEveryBraOnceAtAboutEqualCost) {
   }
 }
 
+// The shares cut by a build's measure: each stripe's estimate scaled by its kept fraction. On
+// random fractions (some stripes keeping nothing), the measured costs add up stripe by stripe,
+// every bra is one rank's exactly once, and each rank's measured cost is the total's even share
+// within one bra's cost per stripe. A cut that hands a stripe to two ranks, or to none, fails.
+TEST(HfQuartetPlan, MeasuredSharesCoverEveryBraOnceAtAboutEqualMeasuredCost) {
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> primitives(1, 36);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  const int bras = 3000;
+  std::vector<double> estimate(bras + 1, 0.0);
+  for (int p = 0; p < bras; ++p)
+    estimate[p + 1] = estimate[p] + primitives(rng) * (bras - p);  // falling along the list
+  for (const int ranks : {2, 3, 4, 7}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const int stripes = stripes_of(ranks, kStripesPerRank);
+    ASSERT_EQ(stripes, ranks * kStripesPerRank);
+    const std::vector<int> bounds = stripe_bounds(estimate, stripes);
+    std::vector<double> kept(stripes);
+    for (double& f : kept)
+      f = uniform(rng) < 0.2 ? 0.0 : uniform(rng) * uniform(rng);
+    const std::vector<double> measured = measured_cost_before(estimate, bounds, kept);
+    ASSERT_EQ(measured.size(), estimate.size());
+    double largest = 0.0;
+    for (int k = 0; k < stripes; ++k) {
+      EXPECT_NEAR(measured[bounds[k + 1]] - measured[bounds[k]],
+                  kept[k] * (estimate[bounds[k + 1]] - estimate[bounds[k]]),
+                  1e-9 * measured.back());
+      for (int p = bounds[k]; p < bounds[k + 1]; ++p)
+        largest = std::max(largest, measured[p + 1] - measured[p]);
+    }
+    ASSERT_GT(measured.back(), 0.0);
+    std::vector<int> owner(bras, -1);
+    for (int rank = 0; rank < ranks; ++rank) {
+      ClassPlan c;
+      c.deal(measured, rank, ranks);
+      ASSERT_EQ(c.stripes.size(), static_cast<std::size_t>(stripes) + 1);
+      double cost = 0.0;
+      for (const auto& [first, end] : c.share) {
+        cost += measured[end] - measured[first];
+        for (int p = first; p < end; ++p) {
+          EXPECT_EQ(owner[p], -1) << "bra " << p;
+          owner[p] = rank;
+        }
+      }
+      EXPECT_NEAR(cost, measured.back() / ranks, kStripesPerRank * largest) << "rank " << rank;
+    }
+    EXPECT_EQ(std::count(owner.begin(), owner.end(), -1), 0);
+  }
+}
+
 }  // namespace
 }  // namespace kmini::hf

@@ -45,22 +45,29 @@ std::vector<double> bra_cost_before(const ClassPlan& c, const int* ket_count) {
   return before;
 }
 
-std::vector<std::array<int, 2>> bra_share(const std::vector<double>& cost_before, int rank,
-                                          int ranks, int stripes_per_rank) {
+int stripes_of(int ranks, int stripes_per_rank) {
+  return ranks == 1 ? 1 : ranks * stripes_per_rank;
+}
+
+std::vector<int> stripe_bounds(const std::vector<double>& cost_before, int stripes) {
   const int bras = static_cast<int>(cost_before.size()) - 1;
-  const int stripes = ranks == 1 ? 1 : ranks * stripes_per_rank;
-  // Stripe k: the bras whose cost starts in [k, k + 1) / stripes of the total.
-  const auto boundary = [&](int k) {
-    if (k == stripes) return bras;
+  std::vector<int> bounds(static_cast<std::size_t>(stripes) + 1, 0);
+  for (int k = 1; k < stripes; ++k) {
     const double target = cost_before.back() * k / stripes;
-    return static_cast<int>(std::lower_bound(cost_before.begin(), cost_before.end() - 1, target) -
-                            cost_before.begin());
-  };
+    bounds[k] = static_cast<int>(
+        std::lower_bound(cost_before.begin(), cost_before.end() - 1, target) - cost_before.begin());
+  }
+  bounds[stripes] = bras;
+  return bounds;
+}
+
+std::vector<std::array<int, 2>> dealt_share(const std::vector<int>& bounds, int rank, int ranks) {
+  const int stripes = static_cast<int>(bounds.size()) - 1;
   std::vector<std::array<int, 2>> share;
   for (int k = 0; k < stripes; ++k) {
     const int round = k / ranks, seat = k % ranks;
     if ((round % 2 == 0 ? seat : ranks - 1 - seat) != rank) continue;
-    const int first = k == 0 ? 0 : boundary(k), end = boundary(k + 1);
+    const int first = bounds[k], end = bounds[k + 1];
     if (first == end) continue;
     if (!share.empty() && share.back()[1] == first) {
       share.back()[1] = end;
@@ -69,6 +76,26 @@ std::vector<std::array<int, 2>> bra_share(const std::vector<double>& cost_before
     }
   }
   return share;
+}
+
+std::vector<std::array<int, 2>> bra_share(const std::vector<double>& cost_before, int rank,
+                                          int ranks, int stripes_per_rank) {
+  return dealt_share(stripe_bounds(cost_before, stripes_of(ranks, stripes_per_rank)), rank, ranks);
+}
+
+std::vector<double> measured_cost_before(const std::vector<double>& cost_before,
+                                         const std::vector<int>& bounds,
+                                         const std::vector<double>& kept_fraction) {
+  std::vector<double> before(cost_before.size(), 0.0);
+  for (std::size_t k = 0; k + 1 < bounds.size(); ++k)
+    for (int p = bounds[k]; p < bounds[k + 1]; ++p)
+      before[p + 1] = before[p] + (cost_before[p + 1] - cost_before[p]) * kept_fraction[k];
+  return before;
+}
+
+void ClassPlan::deal(const std::vector<double>& cost_before, int rank, int ranks) {
+  stripes = stripe_bounds(cost_before, stripes_of(ranks, kStripesPerRank));
+  share = dealt_share(stripes, rank, ranks);
 }
 
 std::int64_t ClassPlan::share_of(const std::vector<std::int64_t>& at) const {
@@ -142,7 +169,7 @@ QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
           --reach;
         c.bra_reach[q] = static_cast<int>(reach);
       }
-      c.share = bra_share(bra_cost_before(c, c.ket_count.data()), rank, ranks, kStripesPerRank);
+      c.deal(bra_cost_before(c, c.ket_count.data()), rank, ranks);
       c.offsets.assign(1, 0);
       for (const int count : c.ket_count)
         c.offsets.push_back(c.offsets.back() + count);

@@ -5,8 +5,9 @@
 // bras are cut into stripes_per_rank x ranks stripes of about equal estimated cost and dealt out
 // back and forth (ranks 0, 1, .., R-1, R-1, .., 0, 0, 1, ..), so that each rank's stripes
 // sample the whole list. One range of bras per rank, of equal estimated cost, left the ranks far
-// apart (docs/performance-notes.md): density screening keeps far fewer of the candidates than
-// the estimate counts, and not the same fraction along the list.
+// apart (docs/notes/scaling.md): density screening keeps far fewer of the candidates than the
+// estimate counts, and not the same fraction along the list. The stripes sample it, and a
+// build's measured fractions (measured_cost_before) cut them anew for the builds that follow.
 //
 // A quartet (P|Q) is an unordered pair of shell pairs, so the 8-fold permutational symmetry
 // leaves one of each. Its class is that of its two pairs' kinds, the higher kind in the bra.
@@ -46,7 +47,10 @@ struct ClassPlan {
   // The cost estimate's terms: per bra position its primitive products, and the primitive
   // products of the kets before each ket position (one more entry).
   std::vector<double> bra_primitives, ket_primitives_before;
-  // This rank's bras: ranges [first, end) of positions, ascending.
+  // Every rank's stripes: stripe k is bras [stripes[k], stripes[k + 1]).
+  std::vector<int> stripes;
+  // This rank's bras: its stripes, ranges [first, end) of positions, ascending, adjacent ones
+  // merged.
   std::vector<std::array<int, 2>> share;
   // Per bra, the first of its quartets in the class's numbering; one more entry.
   std::vector<std::int64_t> offsets;
@@ -58,6 +62,9 @@ struct ClassPlan {
   // The candidates of this rank's share, per bra's first quartet `at` (the plan's offsets, or a
   // build's cut of them).
   std::int64_t share_of(const std::vector<std::int64_t>& at) const;
+  // Cuts the bras into stripes of equal cost by `cost_before` (per bra position, the cost of
+  // the bras before it; one more entry) and takes rank `rank`'s of `ranks` as the share.
+  void deal(const std::vector<double>& cost_before, int rank, int ranks);
 };
 
 struct QuartetPlan {
@@ -71,13 +78,32 @@ struct QuartetPlan {
 // [0, ket_count[p]).
 std::vector<double> bra_cost_before(const ClassPlan& c, const int* ket_count);
 
-// Rank `rank`'s stripes of `ranks`, dealt as above; adjacent stripes merged, empty ones left out.
-std::vector<std::array<int, 2>> bra_share(const std::vector<double>& cost_before, int rank,
-                                          int ranks, int stripes_per_rank);
-
 // Stripes per rank: enough that every rank samples the list finely, few enough that launching
 // a class's kernels once per stripe costs nothing a build would notice.
 constexpr int kStripesPerRank = 8;
+
+// The stripes of `ranks`: one for a lone rank, else ranks x stripes_per_rank.
+int stripes_of(int ranks, int stripes_per_rank);
+
+// `stripes` stripes of about equal cost: stripe k holds the bras whose cost starts in
+// [k, k + 1) / stripes of the total; its bounds, stripes + 1 of them, from 0 to the bras.
+std::vector<int> stripe_bounds(const std::vector<double>& cost_before, int stripes);
+
+// Rank `rank`'s of the stripes, dealt as above; adjacent stripes merged, empty ones left out.
+std::vector<std::array<int, 2>> dealt_share(const std::vector<int>& bounds, int rank, int ranks);
+
+// dealt_share of the stripe_bounds of `cost_before`.
+std::vector<std::array<int, 2>> bra_share(const std::vector<double>& cost_before, int rank,
+                                          int ranks, int stripes_per_rank);
+
+// The cost before each bra (one more entry) when each stripe's bras cost what cost_before gives
+// them times the fraction of the stripe's candidates that a build kept: bounds are the stripes
+// it was measured on, kept_fraction one per stripe. With the candidates before each bra (a
+// class's offsets) as cost_before, a bra costs the quartets its stripe kept, spread over the
+// stripe's bras by their candidates.
+std::vector<double> measured_cost_before(const std::vector<double>& cost_before,
+                                         const std::vector<int>& bounds,
+                                         const std::vector<double>& kept_fraction);
 
 QuartetPlan plan_quartets(const std::vector<int>& pair_kinds,
                           const std::vector<int>& pair_primitives,
