@@ -60,7 +60,7 @@ class HfCase : public Case {
   void add_repeated_build_metrics(std::vector<Metric>& out) const;
   void add_setup_metrics(std::vector<Metric>& out) const;
   void add_basis_metrics(std::vector<Metric>& out) const;
-  void add_rank_metrics(std::vector<Metric>& out) const;
+  void add_rank_metrics(const VariantSpec& variant, std::vector<Metric>& out) const;
   void add_screening_metrics(const VariantSpec& variant, std::vector<Metric>& out) const;
   void add_class_metrics(const VariantSpec& variant, std::vector<Metric>& out) const;
   void add_auto_metrics(std::vector<Metric>& out) const;
@@ -72,6 +72,10 @@ class HfCase : public Case {
 
   // The builder's latest build, over all ranks.
   BuildRow row_of_last_build(bool full) const;
+
+  // rank_balance measured: every rank's stripes of every class cut anew by the latest build's
+  // kept fractions, summed over the ranks so that every rank cuts alike.
+  void recut_shares();
 
   // One G build's host time on this rank: its own share of the quartets, and the sum of G over
   // the ranks (which waits for the slowest share).
@@ -110,7 +114,13 @@ class HfCase : public Case {
   SymmetricRankSum sum_over_ranks_;
   std::unique_ptr<AutoUpdate> auto_;  // while the auto variant runs
   std::map<std::size_t, ScfResult> results_;
-  std::map<std::size_t, double> scf_seconds_;
+  // A variant's SCF on this rank: its seconds, those outside its G builds (the dense algebra, the
+  // density's change, the convergence tests), and the times the ranks' shares were cut anew.
+  struct ScfTimes {
+    double seconds = 0.0, outside_g = 0.0;
+    int share_recuts = 0;
+  };
+  std::map<std::size_t, ScfTimes> scf_times_;
   std::map<std::size_t, std::vector<BuildRow>> scf_builds_;
   Matrix<DeviceMemory> g_;
   std::vector<double> first_g_;  // this rank's first repeated build

@@ -31,7 +31,7 @@ std::vector<Metric> HfCase::metrics(const VariantSpec& variant) const {
   add_repeated_build_metrics(out);
   add_setup_metrics(out);
   add_basis_metrics(out);
-  if (comm_.size() > 1) add_rank_metrics(out);
+  if (comm_.size() > 1) add_rank_metrics(variant, out);
   if (setup_.screening == Screening::density) add_screening_metrics(variant, out);
   add_class_metrics(variant, out);
   if (variant.traits.meta) add_auto_metrics(out);
@@ -44,6 +44,7 @@ std::vector<Metric> HfCase::metrics(const VariantSpec& variant) const {
 // The SCF: its energy, its iterations, and its G builds one by one.
 void HfCase::add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& out) const {
   const ScfResult& r = results_.at(variant.index);
+  const ScfTimes& times = scf_times_.at(variant.index);
   const QuartetPlan& plan = builder_->plan();
   std::vector<double> energies, g_seconds, computed, screened, full;
   for (const ScfIteration& step : r.history) {
@@ -66,7 +67,10 @@ void HfCase::add_scf_metrics(const VariantSpec& variant, std::vector<Metric>& ou
                  {"energy", r.energy, "hartree", energies},
                  {"nuclear_repulsion", setup_.molecule.nuclear_repulsion(), "hartree"},
                  {"scf_iterations", static_cast<double>(r.history.size()), ""},
-                 {"scf_seconds", scf_seconds_.at(variant.index), "s"},
+                 {"scf_seconds", comm_.max(times.seconds), "s"},
+                 {"scf_outside_g_seconds", comm_.max(times.outside_g),
+                  "s, slowest rank: the SCF's time outside its G builds and their sums over "
+                  "ranks (the dense algebra, the density's change, the convergence tests)"},
                  {"commutator", r.history.back().commutator, ""},
                  {"scf_last_energy_change", std::isfinite(last_change) ? last_change : -1.0,
                   "hartree, |E_k - E_{k-1}| over the SCF's last two iterations (-1 after one)"},
@@ -205,22 +209,35 @@ void HfCase::add_basis_metrics(std::vector<Metric>& out) const {
 
 // The last G build from the converged density: the ranks' own shares, fastest and slowest (their
 // spread is the load imbalance), and the slowest rank's sum of G.
-void HfCase::add_rank_metrics(std::vector<Metric>& out) const {
-  out.insert(out.end(),
-             {
-                 {"rank_build_seconds_min", comm_.min(repeat_phases_.own), "s"},
-                 {"rank_build_seconds_max", comm_.max(repeat_phases_.own), "s"},
-                 {"g_sum_seconds", comm_.max(repeat_phases_.sum), "s"},
-                 {"g_sum_seconds_min", comm_.min(repeat_phases_.sum),
-                  "s: the rank that finished its share last waits for none, so about the sum "
-                  "itself"},
-                 {"g_sum_cuda_ipc", sum_over_ranks_.cuda_ipc() ? 1.0 : 0.0,
-                  "1: the shares of G summed over CUDA IPC, 0: through the host and MPI"},
-                 {"rank_quartets_computed_min", repeat_row_.rank_computed_min,
-                  "the fewest any rank computed in that build"},
-                 {"rank_quartets_computed_max", repeat_row_.rank_computed_max,
-                  "the most any rank computed in that build"},
-             });
+void HfCase::add_rank_metrics(const VariantSpec& variant, std::vector<Metric>& out) const {
+  std::vector<double> own(static_cast<std::size_t>(comm_.size()), 0.0);
+  own[static_cast<std::size_t>(comm_.rank())] = repeat_phases_.own;
+  comm_.sum_in_place(own.data(), own.size());
+  const double slowest = *std::max_element(own.begin(), own.end());
+  const double mean =
+      std::accumulate(own.begin(), own.end(), 0.0) / static_cast<double>(own.size());
+  out.insert(
+      out.end(),
+      {
+          {"rank_build_seconds_min", *std::min_element(own.begin(), own.end()), "s"},
+          {"rank_build_seconds_max", slowest, "s"},
+          {"rank_build_seconds_mean", mean, "s (values: each rank's, in rank order)", own},
+          {"rank_build_imbalance", mean > 0.0 ? slowest / mean : 1.0,
+           "the slowest rank's own share over the mean (1: balanced)"},
+          {"rank_share_recuts", static_cast<double>(scf_times_.at(variant.index).share_recuts),
+           "times the SCF cut the ranks' shares anew by a build's measure (rank_balance: "
+           "measured)"},
+          {"g_sum_seconds", comm_.max(repeat_phases_.sum), "s"},
+          {"g_sum_seconds_min", comm_.min(repeat_phases_.sum),
+           "s: the rank that finished its share last waits for none, so about the sum "
+           "itself"},
+          {"g_sum_cuda_ipc", sum_over_ranks_.cuda_ipc() ? 1.0 : 0.0,
+           "1: the shares of G summed over CUDA IPC, 0: through the host and MPI"},
+          {"rank_quartets_computed_min", repeat_row_.rank_computed_min,
+           "the fewest any rank computed in that build"},
+          {"rank_quartets_computed_max", repeat_row_.rank_computed_max,
+           "the most any rank computed in that build"},
+      });
 }
 
 // What density screening saw and skipped.

@@ -45,6 +45,8 @@ struct HfChoices {
                                            {{"auto", RankSumTransport::automatic},
                                             {"mpi", RankSumTransport::mpi},
                                             {"cuda_ipc", RankSumTransport::cuda_ipc}}};
+  Choice<RankBalance> rank_balance{
+      "rank_balance", {{"measured", RankBalance::measured}, {"estimate", RankBalance::estimate}}};
 };
 
 const HfChoices& choices() {
@@ -254,6 +256,15 @@ std::vector<ParamSpec> hf_params() {
                  "every share and then gathering the others' slices, MPI only signalling; auto: "
                  "cuda_ipc where it can be had, else mpi (the report's g_sum_cuda_ipc says which)")
           .sweepable(),
+      words.rank_balance
+          .param(RankBalance::measured,
+                 "how each quartet class's bras are cut into the ranks' stripes: estimate, "
+                 "stripes of equal Schwarz candidates weighted by their primitive products, "
+                 "for every build; measured: cut anew after each SCF build from the whole "
+                 "density at the full threshold, into stripes of equal counts of the quartets "
+                 "that build kept (rank_share_recuts counts the cuts; "
+                 "rank_quartets_computed_min and _max show the balance)")
+          .sweepable(),
   };
 }
 
@@ -368,6 +379,7 @@ HfSetup read_setup(const Params& params) {
   setup.full_rebuild_every = static_cast<int>(params.integer("full_rebuild_every"));
   setup.batch_bytes = static_cast<double>(params.integer("batch_megabytes")) * 1048576.0;
   setup.g_sum_transport = choices().g_sum_transport.of(params);
+  setup.rank_balance = choices().rank_balance.of(params);
   if (params.has("reference_energy")) setup.reference_energy = params.real("reference_energy");
   setup.energy_tolerance = params.real("energy_tolerance");
   return setup;

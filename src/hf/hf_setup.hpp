@@ -32,6 +32,10 @@ enum class FockAlgorithm { fused, split };
 // docs/notes/hf-j-engine.md.
 constexpr int kSplitFromAtoms = 256;
 FockAlgorithm automatic_fock_algorithm(int atoms);
+// How the ranks' shares of the quartets are cut (screening/quartet_plan.hpp): estimate, by the
+// Schwarz candidates' primitive products, once; measured, anew after each full build at the full
+// threshold, into equal counts of the quartets that build kept.
+enum class RankBalance { estimate, measured };
 
 // A point's problem as its parameters state it (setup_of): the defaults are the parameters'
 // (hf_params), and nothing here assumes one.
@@ -63,6 +67,7 @@ struct HfSetup {
   int full_rebuild_every;
   double batch_bytes;
   RankSumTransport g_sum_transport;
+  RankBalance rank_balance;
   std::optional<double> reference_energy;
   double energy_tolerance;
 };

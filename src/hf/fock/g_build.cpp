@@ -204,6 +204,50 @@ void GBuilder::make_plan() {
   kept_.assign(plan_.classes.size(), 0.0);
   coulomb_only_.assign(plan_.classes.size(), 0.0);
   list_seconds_.assign(plan_.classes.size(), 0.0);
+  clear_range_kept();
+}
+
+void GBuilder::clear_range_kept() {
+  range_kept_.clear();
+  for (const ClassPlan& c : plan_.classes)
+    range_kept_.emplace_back(c.share.size(), 0.0);
+}
+
+std::vector<double> GBuilder::stripe_kept_fractions() const {
+  const int stripes = stripes_of(ranks_, kStripesPerRank);
+  std::vector<double> out(plan_.classes.size() * static_cast<std::size_t>(stripes), 0.0);
+  for (std::size_t i = 0; i < plan_.classes.size(); ++i) {
+    const ClassPlan& c = plan_.classes[i];
+    // A range is one or more whole stripes (dealt_share merges neighbours): each gets the
+    // range's fraction.
+    std::size_t k = 0;
+    for (std::size_t r = 0; r < c.share.size(); ++r) {
+      const auto [first, end] = c.share[r];
+      const double candidates = static_cast<double>(c.offsets[end] - c.offsets[first]);
+      const double fraction = candidates > 0.0 ? range_kept_[i][r] / candidates : 0.0;
+      while (c.stripes[k + 1] <= first)
+        ++k;
+      for (; k < c.stripes.size() - 1 && c.stripes[k + 1] <= end; ++k)
+        out[i * stripes + k] = fraction;
+    }
+  }
+  return out;
+}
+
+void GBuilder::deal_by_kept(const std::vector<double>& fractions) {
+  const std::size_t stripes = static_cast<std::size_t>(stripes_of(ranks_, kStripesPerRank));
+  for (std::size_t i = 0; i < plan_.classes.size(); ++i) {
+    ClassPlan& c = plan_.classes[i];
+    const std::vector<double> kept(fractions.begin() + i * stripes,
+                                   fractions.begin() + (i + 1) * stripes);
+    // Within a class a kept quartet costs about the same, whatever its primitives: the four-GPU
+    // builds' own times followed their quartet counts (docs/notes/scaling.md), so the measured
+    // cost is kept quartets, not the estimate's primitive products.
+    const std::vector<double> candidates(c.offsets.begin(), c.offsets.end());
+    const std::vector<double> before = measured_cost_before(candidates, c.stripes, kept);
+    if (before.back() > 0.0) c.deal(before, rank_, ranks_);
+  }
+  clear_range_kept();
 }
 
 template <class Memory>
@@ -269,6 +313,7 @@ void GBuilder::screen(const Matrix<DeviceMemory>& density, Build& build) {
   kept_.assign(classes, 0.0);
   coulomb_only_.assign(classes, 0.0);
   list_seconds_.assign(classes, 0.0);
+  clear_range_kept();
   build.host_offsets.assign(classes, {});
   last_.largest_density = 0.0;
   last_.longest_chunk_seconds = 0.0;
@@ -362,7 +407,16 @@ void GBuilder::run_class(const GUpdate& update, std::size_t i, std::int64_t bra_
                          std::int64_t bra_end, Build& build) {
   ClassShare share(*this, i, static_cast<int>(bra_begin), static_cast<int>(bra_end), &build,
                    nullptr);
-  if (!share.empty()) update.action.build(share);
+  if (share.empty()) return;
+  const double before = kept_[i];
+  update.action.build(share);
+  // The share's range that holds these bras (auto's trial builds a range in pieces).
+  const std::vector<std::array<int, 2>>& ranges = plan_.classes[i].share;
+  const auto range =
+      std::upper_bound(ranges.begin(), ranges.end(), bra_begin,
+                       [](std::int64_t bra, const std::array<int, 2>& r) { return bra < r[0]; }) -
+      ranges.begin() - 1;
+  range_kept_[i][range] += kept_[i] - before;
 }
 
 std::array<std::int64_t, 2> GBuilder::quartet_range(std::size_t i, int bra_begin, int bra_end,

@@ -110,6 +110,14 @@ class GBuilder {
   // loading them stays out of the first timed build (ClassShare says which it loads).
   void warm_up(const std::vector<const GUpdate*>& updates, const Matrix<DeviceMemory>& density);
 
+  // The ranks' shares cut by a build's measured cost: per class of the plan and per stripe of
+  // its plan (stripes_of(ranks, kStripesPerRank) each), the fraction of the stripe's candidates
+  // that the latest build kept where this rank held the stripe, 0 where another did. Summed over
+  // the ranks, deal_by_kept cuts every class's stripes anew into equal counts of kept quartets by
+  // them (measured_cost_before), alike on every rank; a class that kept nothing keeps its stripes.
+  std::vector<double> stripe_kept_fractions() const;
+  void deal_by_kept(const std::vector<double>& fractions);
+
   // The plan's classes, whose order the records and build_by_class's vectors follow.
   const QuartetPlan& plan() const { return plan_; }
   // The latest build.
@@ -126,6 +134,7 @@ class GBuilder {
   struct WarmUp;
 
   void make_plan();
+  void clear_range_kept();
   template <class Memory>
   std::unique_ptr<Tables<Memory>> make_tables() const;
   // The quartets of a build: the screen of `density` and every class's prefixes, the plan
@@ -202,6 +211,8 @@ class GBuilder {
   std::vector<double> kept_;          // per class, the quartets this build has computed so far
   std::vector<double> coulomb_only_;  // per class, those of them without exchange updates
   std::vector<double> list_seconds_;  // per class, this build's time in ListKept so far
+  // Per class and range of its share, the quartets this build has computed there so far.
+  std::vector<std::vector<double>> range_kept_;
   double batch_capacity_ = 0.0;
   std::unique_ptr<Tables<DeviceMemory>> device_;
   std::unique_ptr<Tables<Kokkos::HostSpace>> host_;  // made when a host variant first runs
