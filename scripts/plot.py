@@ -6,7 +6,8 @@
 Reads each REPORT (kmini's YAML, or its JSON) and writes into DIR a PNG for every figure the
 reports can feed (`--help` lists them: histogram time against bins, himeno's gosa variants over
 cpu_serial, hf's G-build variants over the baseline, bridge's GB/s against the copy ceiling, and
-scaling over ranks when the reports ran at different rank counts). For each it prints
+scaling over ranks when the reports ran at different rank counts, with the speed-up of hf's G
+build and whole SCF). For each it prints
 `wrote PATH` and the plotted numbers as a table; a figure kind without data gets a one-line note.
 Bad input prints one `plot.py: error: ...` line and exits with status 2.
 The figures live in scripts/kmini_plots/, one module each.

@@ -42,12 +42,15 @@ HELP_NOTES = {
           "and have no bar.",
     "himeno": "Speed-ups are recomputed from median times.",
     "scaling": "Whether a pair of reports at different rank counts is weak or strong scaling is "
-               "told from their global work per repetition.",
+               "told from their global work per repetition; the speed-up figure has the strong "
+               "scaling alone.",
 }
 
 
 def parse_args(prog, description, modules, argv):
-    wrap = textwrap.TextWrapper(width=96, initial_indent="  ", subsequent_indent="    ")
+    # Not at hyphens: a file name (scaling-hf-speedup.png) stays whole, for the reader and grep.
+    wrap = textwrap.TextWrapper(width=96, initial_indent="  ", subsequent_indent="    ",
+                                break_on_hyphens=False)
     epilog = ("figures, each drawn where the reports have data for it:\n"
               + "\n".join(wrap.fill(module.SUMMARY) for module in modules.values())
               + "\n\n" + textwrap.fill(" ".join(text for kind, text in HELP_NOTES.items()

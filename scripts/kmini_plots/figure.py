@@ -30,5 +30,6 @@ class Figure:
         return path
 
 
-def new_axes(width=7.0, height=5.0):
-    return plt.subplots(figsize=(width, height))
+def new_axes(width=7.0, height=5.0, columns=1):
+    """A figure and its axes: one, or a tuple of columns side by side."""
+    return plt.subplots(1, columns, figsize=(width, height))

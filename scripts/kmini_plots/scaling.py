@@ -11,11 +11,19 @@ scaling, work growing with the ranks is weak scaling, anything else is called un
 also names the inputs that differ (a weak-scaling input typically sets a larger grid and a rank
 split). kmini's figures of merit are rates of the global work (GB/s, MFLOPS, quartets/s), so
 efficiency = (FOM_N / FOM_0) / (N / N_0) reads as t_0 / t_N for weak scaling and as the speed-up
-per rank for strong scaling; the table prints the FOM ratio beside it. Under it, where the split
-runs' time went, from the metrics that time their phases (PHASES: himeno's exchange and gosa
-allreduce, hf's ranks' own shares and the sum of G, and each app's fastest and slowest rank).
+per rank for strong scaling; the table prints the FOM ratio beside it. Under it, where the runs'
+time went, from the metrics that time their phases (PHASES: himeno's exchange and gosa
+allreduce, hf's ranks' own shares, their imbalance, the sum of G and the SCF outside G, and each
+app's fastest and slowest rank).
+
+For hf a second figure, scaling-hf-speedup.png: speed-up (left) and efficiency (right) against
+ranks, for the G build (its median time) and for the whole SCF (metric scf_seconds), one line of
+each per strong-scaling series. The G build is what the ranks split; the rest of the SCF is not,
+so the two lines apart show how much of the gain the whole run keeps. Weak-scaling series have
+no speed-up to speak of and are left out.
 """
 import json
+from collections import namedtuple
 
 from matplotlib import colormaps
 from matplotlib.ticker import FuncFormatter
@@ -25,21 +33,33 @@ from .report import NoData, devices_line, distinct
 from .text import format_cell, format_number, format_percent, point_text, table
 
 SUMMARY = ("scaling-<app>.png: figure of merit against MPI ranks, parallel efficiency in the "
-           "table, and where the split runs' time went (the same runs in reports at different "
-           "rank counts)")
+           "table, and where the runs' time went (the same runs in reports at different "
+           "rank counts); scaling-hf-speedup.png: speed-up and efficiency against ranks of hf's "
+           "G build and of its whole SCF (strong scaling)")
 # Inputs that say how a run was measured, not what it computed.
 MEASUREMENT_INPUTS = {"variant", "label", "repetitions", "warmup", "target_seconds"}
 WORK_MEASURES = ("items", "flops", "bytes")
 TOLERANCE = 0.01
 KIND_STYLES = {"strong": "-", "weak": "--"}
-# Where a split run's time went: the metrics an app times its phases with on several ranks
-# (seconds), printed in ms under the scaling table, so that the exchange, the reduction and the
-# ranks' spread (load balance) read apart.
+# Where the runs' time went: the metrics an app times its phases with (seconds), printed in
+# ms under the scaling table, so that the exchange, the reduction and the ranks' spread (load
+# balance) read apart. hf's scf_outside_g_seconds is there at one rank too: the part of the SCF
+# that the ranks do not split, beside the part they do.
 PHASES = {
     "himeno": ("exchange_seconds_per_iteration", "allreduce_seconds_per_iteration",
                "rank_busy_seconds_per_iteration_min", "rank_busy_seconds_per_iteration_max"),
-    "hf": ("rank_build_seconds_min", "rank_build_seconds_max", "g_sum_seconds_min",
-           "g_sum_seconds"),
+    "hf": ("rank_build_seconds_min", "rank_build_seconds_mean", "rank_build_seconds_max",
+           "rank_build_imbalance", "g_sum_seconds_min", "g_sum_seconds", "scf_outside_g_seconds"),
+}
+# The PHASES that are ratios, not seconds: printed as they are, with what they are in the title.
+PHASE_RATIOS = {"rank_build_imbalance": "the slowest rank's build seconds / the ranks' mean"}
+# What the speed-up figure times, per app: a name, the unit of the table's column, its scale from
+# seconds, where the seconds come from (in words and as a function) and the line style.
+Timer = namedtuple("Timer", "name unit scale source seconds style")
+TIMERS = {
+    "hf": (Timer("G build", "ms", 1000.0, "time_s.median", lambda r: r.median_s, "-"),
+           Timer("SCF", "s", 1.0, "metric scf_seconds", lambda r: r.metrics.get("scf_seconds"),
+                 "--")),
 }
 
 
@@ -94,8 +114,16 @@ class Series:
         return result.fom / self.base.fom if self.base.fom else None
 
     def efficiency(self, result):
-        ratio = self.ratio(result)
+        return self.per_rank(result, self.ratio(result))
+
+    def per_rank(self, result, ratio):
+        """ratio / rank ratio: the efficiency of a ratio whose ideal is the rank ratio."""
         return None if ratio is None else ratio / (result.report.ranks / self.base.report.ranks)
+
+    def speedup(self, result, seconds):
+        """seconds(base) / seconds(result); None where either has none (an older report)."""
+        base, this = seconds(self.base), seconds(result)
+        return base / this if base and this else None
 
 
 def series_name(result, several_devices):
@@ -159,8 +187,14 @@ def table_text(app, all_series):
     return text + phase_text(app, all_series)
 
 
+def phase_value(name, value):
+    if value is None:
+        return "-"
+    return format_number(value if name in PHASE_RATIOS else value * 1000.0)
+
+
 def phase_text(app, all_series):
-    """The split runs' phases (PHASES) in ms, a row per series and rank count that has any."""
+    """The runs' phases (PHASES) in ms, a row per series and rank count that has any."""
     names = PHASES.get(app, ())
     rows = []
     for series in all_series:
@@ -170,13 +204,39 @@ def phase_text(app, all_series):
             if all(v is None for v in values):
                 continue
             rows.append([series.name if first else "", str(result.report.ranks)] +
-                        [format_number(v * 1000.0) if v is not None else "-" for v in values])
+                        [phase_value(name, v) for name, v in zip(names, values)])
             first = False
     if not rows:
         return ""
-    title = (f"{app} on several ranks, where the time went [ms] ('-': not reported): the "
-             "slowest rank's figure unless the name ends in _min (the fastest's)")
+    ratios = "".join(f"; {name}: {what}, no unit" for name, what in PHASE_RATIOS.items()
+                     if name in names)
+    title = (f"{app} over ranks, where the time went [ms] ('-': not reported): the slowest "
+             f"rank's figure unless the name ends in _min (the fastest's) or _mean (the ranks' "
+             f"mean){ratios}")
     return "\n" + table(title, ["series", "ranks"] + list(names), rows, left=(0,))
+
+
+def speedup_table(app, all_series, timers):
+    """Per strong-scaling series and rank count: each timer's seconds, speed-up, efficiency."""
+    title = (f"{app} strong scaling: speed-up = seconds at the fewest ranks / at N ("
+             + ", ".join(f"{t.name}: {t.source}" for t in timers)
+             + "); efficiency = speed-up / rank ratio ('-': not reported, FAIL: failed "
+             "validation)")
+    header = ["series", "ranks"]
+    for t in timers:
+        header += [f"{t.name} [{t.unit}]", f"{t.name} speed-up", f"{t.name} efficiency"]
+    rows = []
+    for series in all_series:
+        for result in series.results:
+            row = [series.name if result is series.base else "", str(result.report.ranks)]
+            for t in timers:
+                seconds = t.seconds(result)
+                speedup = series.speedup(result, t.seconds)
+                row += [format_number(None if seconds is None else seconds * t.scale),
+                        format_cell(speedup, result.failed),
+                        format_percent(series.per_rank(result, speedup))]
+            rows.append(row)
+    return table(title, header, rows, left=(0,))
 
 
 def series_color(all_series, index):
@@ -211,28 +271,94 @@ def tick_text(value, _position):
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:g}"
 
 
+def ranks_of(all_series):
+    return sorted({r.report.ranks for s in all_series for r in s.results})
+
+
+def rank_axis(ax, all_series):
+    """Ranks along x: a tick per rank count, log 2 where they span more than 4x. Last: it fixes
+    y from 0 to what is drawn by then."""
+    all_ranks = ranks_of(all_series)
+    if all_ranks[-1] / all_ranks[0] > 4:
+        ax.set_xscale("log", base=2)
+    ax.set_xticks(all_ranks)
+    ax.set_xticklabels([str(r) for r in all_ranks])
+    ax.set_xlabel("MPI ranks")
+    ax.set_ylim(bottom=0.0)
+    ax.grid(True, alpha=0.3)
+
+
+def failed_legend(ax, all_series):
+    if any(r.failed for s in all_series for r in s.results):
+        ax.plot([], [], linestyle="none", marker="x", color="red", label="failed validation")
+
+
 def draw(app, all_series):
     figure, ax = new_axes(8, 5)
     run = all_series[0].base.run
     for index, series in enumerate(all_series):
         draw_series(ax, series, series_color(all_series, index))
     ax.plot([], [], linestyle=":", color="grey", label="ideal: linear in ranks")
-    if any(r.failed for s in all_series for r in s.results):
-        ax.plot([], [], linestyle="none", marker="x", color="red", label="failed validation")
-    all_ranks = sorted({r.report.ranks for s in all_series for r in s.results})
-    if all_ranks[-1] / all_ranks[0] > 4:
-        ax.set_xscale("log", base=2)
-    ax.set_xticks(all_ranks)
-    ax.set_xticklabels([str(r) for r in all_ranks])
-    ax.set_ylim(bottom=0.0)
+    failed_legend(ax, all_series)
+    rank_axis(ax, all_series)
     ax.yaxis.set_major_formatter(FuncFormatter(tick_text))
-    ax.set_xlabel("MPI ranks")
     ax.set_ylabel(f"{run.fom_name} [{run.fom_unit}]")
     reports = distinct(r.report for s in all_series for r in s.results)
     ax.set_title(f"{app}: {run.fom_name} against MPI ranks\n{devices_line(reports)}", fontsize=10)
-    ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return figure
+
+
+def draw_speedup(app, all_series, timers):
+    """Speed-up (left) and efficiency (right): a colour per series, a line style per timer."""
+    figure, (left, right) = new_axes(13, 5, columns=2)
+    for index, series in enumerate(all_series):
+        color = series_color(all_series, index)
+        for t in timers:
+            drawn = [(r, series.speedup(r, t.seconds)) for r in series.results]
+            drawn = [(r, speedup) for r, speedup in drawn if speedup is not None]  # old reports
+            if len(drawn) < 2:
+                continue  # the base alone, 1.0 at its ranks: nothing scaled
+            efficiencies = [100.0 * series.per_rank(r, speedup) for r, speedup in drawn]
+            for ax, values in ((left, [speedup for _, speedup in drawn]), (right, efficiencies)):
+                ranks = [r.report.ranks for r, _ in drawn]
+                ax.plot(ranks, values, marker="o", color=color, linestyle=t.style,
+                        label=f"{series.name}: {t.name}")
+                failed = [(n, v) for n, v, (r, _) in zip(ranks, values, drawn) if r.failed]
+                ax.plot([n for n, _ in failed], [v for _, v in failed], linestyle="none",
+                        marker="x", markersize=12, color="red")
+    first, last = ranks_of(all_series)[0], ranks_of(all_series)[-1]
+    for base in sorted({s.base.report.ranks for s in all_series}):  # one ideal per fewest ranks
+        left.plot([base, last], [1.0, last / base], linestyle=":", color="grey", linewidth=1.0)
+    right.plot([first, last], [100.0, 100.0], linestyle=":", color="grey", linewidth=1.0,
+               label="ideal: linear in ranks, 100%")
+    rank_axis(left, all_series)
+    rank_axis(right, all_series)
+    right.set_ylim(top=max(110.0, right.get_ylim()[1]))  # the 100% line off the frame
+    failed_legend(right, all_series)
+    left.set_ylabel("speed-up over the fewest ranks (x)")
+    right.set_ylabel("parallel efficiency = speed-up / rank ratio [%]")
+    names = " and ".join(t.name for t in timers)
+    left.set_title(f"{app}: speed-up of the {names} against MPI ranks", fontsize=10)
+    right.set_title(f"{app}: parallel efficiency of the {names}", fontsize=10)
+    reports = distinct(r.report for s in all_series for r in s.results)
+    figure.suptitle(f"{app} strong scaling; {devices_line(reports)}", fontsize=10)
+    handles, labels = right.get_legend_handles_labels()
+    labels = dict(zip(labels, handles))  # the lines are in both panels; list them once
+    right.legend(labels.values(), labels.keys(), fontsize=8, loc="upper left",
+                 bbox_to_anchor=(1.01, 1.0))
+    return figure
+
+
+def app_figures(app, all_series):
+    """scaling-<app>, and scaling-<app>-speedup where the app has TIMERS and strong series."""
+    out = [Figure(f"scaling-{app}", table_text(app, all_series), lambda: draw(app, all_series))]
+    timers = TIMERS.get(app)
+    strong = [s for s in all_series if s.kind == "strong"]
+    if timers and strong:
+        out.append(Figure(f"scaling-{app}-speedup", speedup_table(app, strong, timers),
+                          lambda: draw_speedup(app, strong, timers)))
+    return out
 
 
 def figures(reports):
@@ -243,5 +369,4 @@ def figures(reports):
     if not by_app:
         raise NoData(f"needs the same run (app, label, point, variant, device) in reports at "
                      f"different rank counts (these ran on {', '.join(map(str, ranks))})")
-    return [Figure(f"scaling-{app}", table_text(app, s), lambda a=app, s=s: draw(a, s))
-            for app, s in by_app.items()]
+    return [figure for app, s in by_app.items() for figure in app_figures(app, s)]

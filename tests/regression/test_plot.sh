@@ -125,46 +125,73 @@ expect_line '^ +2 +275\.7 +1387 +1\.753 +87\.6% +1\.000 +strong +plot_scaling_2r
 # No baseline ran in these hf runs: relative to atomic, and the device and ranks tell groups apart.
 expect_line '^water-064 6-31g \(NVIDIA H200, 2 ranks\) +atomic \(no baseline ran\) +275\.7 +1\.000 +1\.231$'
 expect_line '^note: no himeno figure: it needs himeno runs where cpu_serial ran \(none did\)$'
-# The phases of the split runs, in ms, from the 2-rank fixture's metrics: a row where a result
-# has them (himeno's swap result has none, and no row), '-' for none of the app's list.
-expect_line '^himeno on several ranks, where the time went \[ms\]'
+# The phases, in ms, from the fixtures' metrics: a row where a result has them (himeno's swap
+# result and hf's atomic have none, and no row), '-' for none of the app's list. hf auto's
+# scf_outside_g_seconds is there at 1 rank too; its rank_build_imbalance is a ratio, printed as
+# it is: 0.2102 s / 0.2050 s = 1.025 (not 1025, as it would read in ms).
+expect_line '^himeno over ranks, where the time went \[ms\]'
 expect_line '^update=copy_back kokkos_reduce +2 +0\.4200 +0\.3100 +6\.100 +6\.300$'
-expect_line '^hf on several ranks, where the time went \[ms\]'
-expect_line '^water-064-6-31g auto +2 +198\.5 +210\.2 +1\.100 +12\.80$'
-if sed -n '/^himeno on several ranks/,/^$/p' "$out" | grep -q '^update=swap'; then
+expect_line '^hf over ranks, where the time went \[ms\].*rank_build_imbalance: .*, no unit$'
+expect_line '^water-064-6-31g auto +1( +-){6} +640\.0$'
+expect_line '^ +2 +198\.5 +205\.0 +210\.2 +1\.025 +1\.100 +12\.80 +610\.0$'
+if sed -n '/^himeno over ranks/,/^$/p' "$out" | grep -q '^update=swap'; then
   fail "a phase row for himeno's swap result, which has no phase metrics"
 fi
 echo "  ok"
 
-check "(i) --help lists the figures"
+check "(i) scaling-hf-speedup: speed-up and efficiency of hf's G build and whole SCF"
+# Still (h)'s output. G build from the median times, SCF from scf_seconds; efficiency = speed-up /
+# 2 ranks. auto: G 414.649983 ms / 223.986988 ms = 1.851, 92.6%; SCF 5.48011872 s / 3.087917052 s
+# = 1.775, 88.7%. atomic: G 483.31908 / 275.734221 = 1.753, 87.6%; SCF 6.115543474 / 3.56802093
+# = 1.714, 85.7%.
+expect_png "$scratch/scaling" scaling-hf-speedup
+expect_line '^water-064-6-31g auto +1 +414\.6 +1\.000 +100\.0% +5\.480 +1\.000 +100\.0%$'
+expect_line '^ +2 +224\.0 +1\.851 +92\.6% +3\.088 +1\.775 +88\.7%$'
+expect_line '^ +2 +275\.7 +1\.753 +87\.6% +3\.568 +1\.714 +85\.7%$'
+# himeno's series scale weakly: no speed-up to draw.
+[ ! -e "$scratch/scaling/scaling-himeno-speedup.png" ] ||
+  fail "a speed-up figure for himeno's weak scaling"
+# A 2-rank copy with auto failed and atomic lacking scf_seconds (as an older report): FAIL after
+# auto's speed-ups, '-' for atomic's SCF, its G build as before.
+derived "$two_ranks" "
+run = next(r for r in doc['runs'] if r['app'] == 'hf')
+run['results'][1]['validation']['status'] = 'FAIL'
+del run['results'][0]['metrics']['scf_seconds']" "$scratch/hf-2ranks-fail.json"
+expect_success "$one_rank" "$scratch/hf-2ranks-fail.json" --out "$scratch/scaling-fail"
+expect_png "$scratch/scaling-fail" scaling-hf-speedup
+expect_line '^ +2 +224\.0 +1\.851 FAIL +92\.6% +3\.088 +1\.775 FAIL +88\.7%$'
+expect_line '^ +2 +275\.7 +1\.753 +87\.6% +- +- +-$'
+echo "  ok"
+
+check "(j) --help lists the figures"
 expect_success --help
-for name in histogram- himeno-speedup hf-speedup bridge- scaling-; do
+for name in histogram- himeno-speedup hf-speedup bridge- scaling- scaling-hf-speedup; do
   grep -q -- "$name" "$out" || fail "--help does not mention $name; stdout: $(cat "$out")"
 done
 echo "  ok"
 
-check "(j) a missing file"
+check "(k) a missing file"
 expect_error "missing file" "$scratch/no-such-report.yaml" --out "$scratch/plots-bad"
 
-check "(k) a file that is not YAML or JSON"
+check "(l) a file that is not YAML or JSON"
 printf 'a: [1,\n' >"$scratch/broken.yaml"
 expect_error "broken YAML" "$scratch/broken.yaml" --out "$scratch/plots-bad"
 
-check "(l) a YAML file that is not a kmini report"
+check "(m) a YAML file that is not a kmini report"
 echo 'a: 1' >"$scratch/not-a-report.yaml"
 expect_error "not a report" "$scratch/not-a-report.yaml" --out "$scratch/plots-bad"
 
-check "(m) a kmini report without runs"
+check "(n) a kmini report without runs"
 printf 'kmini_report: 1\nmeta: {}\n' >"$scratch/no-runs.yaml"
 expect_error "no runs" "$scratch/no-runs.yaml" --out "$scratch/plots-bad"
 
-check "(n) reports with nothing to draw: the error names the apps found and what the figures need"
+check "(o) reports with nothing to draw: the error names the apps found and what the figures need"
 expect_error "nothing to draw" "$inputs/stream_only_report.yaml" --out "$scratch/plots-bad"
 grep -q 'runs of stream' "$err" || fail "the error does not name the app found: $(cat "$err")"
 grep -q 'the himeno figure needs himeno runs' "$err" || fail "the error does not say what himeno needs: $(cat "$err")"
 [ ! -e "$scratch/plots-bad" ] || fail "an error left $scratch/plots-bad behind"
 
-check "(o) --out missing"
+check "(p) --out missing"
 expect_error "no --out" "$fixture"
 
 echo "PASS: plot.py"
